@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian package kdopcd needs. Idempotent: packages already present are skipped,
+# and apt is not touched at all when nothing is missing. Uses sudo only when not root.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git zlib1g-dev
+  libeigen3-dev libboost-dev libtbb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev libassimp-dev
+  libsystemc-dev verilator yosys
+  libfcl-dev libcgal-demo
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+echo "install-deps: installing ${missing[*]}"
+# Another apt may hold the lock (unattended upgrades, a parallel job): wait instead of failing.
+while fuser /var/lib/dpkg/lock-frontend >/dev/null 2>&1; do sleep 3; done
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
