@@ -1,0 +1,53 @@
+#pragma once
+// Fixed k-DOP orientation sets (DESIGN.md §2) and their "maximal DOP" (every coefficient 1).
+// Directions are unit vectors; direction i + k/2 is the negation of direction i.
+#include <array>
+#include <vector>
+
+#include "kdopcd/vec.hpp"
+
+namespace kdopcd {
+
+// A vertex of the maximal DOP, given by three face indices whose planes meet there.
+// For a test axis L, the triple j whose normal cone contains -L gives L = sum_i P_i D_{j_i}
+// with every P_i in [-1, 0]: that sign is what makes P . d a lower bound of L . x over any DOP
+// with coefficients d (LP weak duality), i.e. the SAT is conservative.
+struct FaceTriple {
+  std::array<int, 3> j{};
+  std::array<double, 3> P{};
+};
+
+class OrientationSet {
+ public:
+  explicit OrientationSet(int k);  // throws InputError for an unsupported k
+
+  int k() const { return k_; }
+  int half() const { return k_ / 2; }
+  const Vec3& direction(int i) const { return directions_[i]; }
+  const std::vector<Vec3>& directions() const { return directions_; }
+
+  // All (face triple, vertex) combinations of the maximal DOP; a vertex where more than three
+  // faces meet appears once per non-singular triple of its faces.
+  const std::vector<std::array<int, 3>>& vertex_triples() const { return vertex_triples_; }
+  const std::vector<Vec3>& vertices() const { return vertices_; }
+  // Largest distance of a vertex of the maximal DOP from the origin (the paper's r_max <= sqrt 3).
+  double r_max() const { return r_max_; }
+
+  // The face triple for a unit axis L (expressed in this object's local frame). Deterministic:
+  // the first vertex triple, in vertex_triples() order, whose P is all <= 0.
+  FaceTriple triple_for(const Vec3& L) const;
+
+ private:
+  int k_;
+  std::vector<Vec3> directions_;
+  std::vector<std::array<int, 3>> vertex_triples_;
+  std::vector<Vec3> vertices_;
+  std::vector<Eigen::Matrix3d> inverse_transposed_;  // (D_j rows)^-T per triple: P = M^-T L
+  double r_max_ = 0;
+};
+
+// The supported k, and a shared instance per k (built once, thread-safe).
+inline constexpr std::array<int, 5> kSupportedK{6, 14, 18, 24, 26};
+const OrientationSet& orientation_set(int k);
+
+}  // namespace kdopcd

@@ -1,0 +1,29 @@
+#pragma once
+// Rigid poses of the second object: x = R(q) x_second + t (DESIGN §2), and the pose file format.
+#include <string>
+#include <vector>
+
+#include "kdopcd/mesh.hpp"
+#include "kdopcd/vec.hpp"
+
+namespace kdopcd {
+
+struct Pose {
+  Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();  // normalized
+  Vec3 translation = Vec3::Zero();
+  Mat3 matrix() const { return rotation.toRotationMatrix(); }
+};
+
+// Parses "qw qx qy qz tx ty tz". The quaternion is normalized; a zero or non-finite quaternion,
+// a non-finite translation, a wrong number of fields or a non-number throws InputError whose
+// message starts with `where` (e.g. "poses.txt:12").
+Pose parse_pose(const std::string& text, const std::string& where);
+
+// A pose file: one pose per line, '#' starts a comment, blank lines are skipped.
+std::vector<Pose> load_poses(const std::string& path);
+
+// The second object's vertices in the first object's frame, rounded once in double. Every exact
+// triangle test (traversal and brute force) runs on these same doubles.
+std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose);
+
+}  // namespace kdopcd

@@ -1,0 +1,32 @@
+#pragma once
+// Poses in the four test classes of seed 001 §9 for any pair of meshes, found by search rather
+// than written by hand, so tests and benchmarks work for every mesh pair:
+//   intersecting     - the objects' triangles intersect;
+//   close proximity  - no contact, gap 0.2% of the object size: many overlapping DOP pairs;
+//   small proximity  - no contact, gap 5% of the size: few overlapping DOP pairs;
+//   separated        - gap 50% of the size.
+// The second object keeps a given rotation and moves along a direction; a bisection on the
+// distance finds where contacts stop (the touching distance).
+#include <array>
+#include <string>
+
+#include "kdopcd/dop_tree.hpp"
+#include "kdopcd/pose.hpp"
+
+namespace kdopcd {
+
+enum class PoseClass { Intersecting, CloseProximity, SmallProximity, Separated };
+inline constexpr std::array<PoseClass, 4> kPoseClasses{PoseClass::Intersecting, PoseClass::CloseProximity,
+                                                       PoseClass::SmallProximity, PoseClass::Separated};
+const char* to_string(PoseClass c);
+
+struct ClassifiedPose {
+  PoseClass kind;
+  Pose pose;
+};
+
+// Throws std::runtime_error if no contact exists even with the centres together.
+std::array<ClassifiedPose, 4> make_pose_classes(const DopTree& first, const DopTree& second,
+                                               const Eigen::Quaterniond& rotation, const Vec3& direction);
+
+}  // namespace kdopcd

@@ -1,0 +1,32 @@
+#pragma once
+// Per-query SAT set-up (paper §4.1, DESIGN §2), computed once per pose in double precision.
+//
+// Axis order (documented; the hardware issues axes in this order): for i = 0 .. k/2-1, axis 2i is
+// the first object's face normal D_i and axis 2i+1 is the placed second object's face normal
+// M D_i. So any prefix of n axes samples both objects' face normals evenly, starting with the
+// coordinate axes (the most selective ones for typical meshes).
+#include <array>
+#include <vector>
+
+#include "kdopcd/orientations.hpp"
+#include "kdopcd/pose.hpp"
+
+namespace kdopcd {
+
+struct AxisSetup {
+  Vec3 L;                     // unit axis in the first object's frame
+  std::array<int, 3> jA{};    // face triple of the second object ("A"), its P_A
+  std::array<double, 3> PA{};
+  std::array<int, 3> jB{};    // face triple of the first object ("B"), its P_B
+  std::array<double, 3> PB{};
+  double p = 0;               // L . T
+};
+
+struct SatSetup {
+  int k = 0;
+  std::vector<AxisSetup> axes;  // k axes in the order above
+};
+
+SatSetup make_sat_setup(const OrientationSet& set, const Pose& pose);
+
+}  // namespace kdopcd

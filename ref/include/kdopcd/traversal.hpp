@@ -1,0 +1,115 @@
+#pragma once
+// Tandem traversal of two DOP-trees with an explicit stack of node pairs: the controller's
+// semantics of the accelerator (DESIGN §4). The overlap test of a pair and the triangle test
+// are parameters, so the float, exact and fixed-point backends share this one loop.
+#include <algorithm>
+#include <compare>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kdopcd/dop_tree.hpp"
+
+namespace kdopcd {
+
+// Which node of an overlapping inner pair is split. Identical in ref, model and RTL.
+enum class DescentRule {
+  Shallower,  // descend the node of smaller depth, ties to the first object (default)
+  First,      // descend the first object's node unless it is a leaf
+  Second,     // descend the second object's node unless it is a leaf
+};
+DescentRule parse_descent_rule(const std::string& name);  // throws InputError
+const char* to_string(DescentRule rule);
+
+struct TraversalOptions {
+  int axes = 0;                     // n: axes tested per pair, 0 = all k
+  DescentRule rule = DescentRule::Shallower;
+  std::size_t stack_capacity = 0;   // 0 = unbounded; else overflow throws StackOverflowError
+};
+
+struct TraversalStats {
+  std::uint64_t pair_tests = 0;      // DOP pairs tested
+  std::uint64_t axis_tests = 0;      // effective axis tests: up to and including the separating one
+  std::uint64_t leaf_pairs = 0;      // overlapping leaf pairs
+  std::uint64_t triangle_tests = 0;  // triangle-triangle tests performed
+  std::uint64_t contacts = 0;
+  std::uint32_t max_stack_depth = 0;
+};
+
+struct ContactPair {
+  std::uint32_t first;   // triangle of the first object
+  std::uint32_t second;  // triangle of the second object
+  auto operator<=>(const ContactPair&) const = default;
+};
+
+struct QueryResult {
+  std::vector<ContactPair> contacts;  // sorted ascending, no duplicates
+  TraversalStats stats;
+};
+
+class StackOverflowError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The verdict of one DOP pair: whether an axis separated it and how many axes were tested.
+struct PairVerdict {
+  bool separated;
+  int axes_tested;
+};
+
+// pair_test(first_node, second_node) -> PairVerdict; triangle_test(first_tri, second_tri) -> bool.
+template <class PairTest, class TriangleTest>
+QueryResult traverse(const DopTree& first, const DopTree& second, const TraversalOptions& options,
+                     PairTest&& pair_test, TriangleTest&& triangle_test) {
+  struct NodePair {
+    std::int32_t first, second;
+  };
+  QueryResult result;
+  TraversalStats& stats = result.stats;
+  std::vector<NodePair> stack;
+  stack.reserve(64);
+  auto push = [&](std::int32_t f, std::int32_t s) {
+    if (options.stack_capacity != 0 && stack.size() >= options.stack_capacity)
+      throw StackOverflowError("pair stack overflow: capacity " + std::to_string(options.stack_capacity));
+    stack.push_back({f, s});
+    stats.max_stack_depth = std::max<std::uint32_t>(stats.max_stack_depth, std::uint32_t(stack.size()));
+  };
+  push(0, 0);
+  while (!stack.empty()) {
+    const NodePair pair = stack.back();
+    stack.pop_back();
+    const PairVerdict verdict = pair_test(pair.first, pair.second);
+    ++stats.pair_tests;
+    stats.axis_tests += std::uint64_t(verdict.axes_tested);
+    if (verdict.separated) continue;
+    const DopNode& f = first.node(pair.first);
+    const DopNode& s = second.node(pair.second);
+    if (f.is_leaf() && s.is_leaf()) {
+      ++stats.leaf_pairs;
+      ++stats.triangle_tests;
+      if (triangle_test(f.triangle, s.triangle)) result.contacts.push_back({std::uint32_t(f.triangle), std::uint32_t(s.triangle)});
+      continue;
+    }
+    bool split_first;
+    if (f.is_leaf()) split_first = false;
+    else if (s.is_leaf()) split_first = true;
+    else if (options.rule == DescentRule::First) split_first = true;
+    else if (options.rule == DescentRule::Second) split_first = false;
+    else split_first = f.depth <= s.depth;
+    // Right child pushed first so the left child is popped (tested) first.
+    if (split_first) {
+      push(f.right, pair.second);
+      push(f.left, pair.second);
+    } else {
+      push(pair.first, s.right);
+      push(pair.first, s.left);
+    }
+  }
+  std::sort(result.contacts.begin(), result.contacts.end());
+  stats.contacts = result.contacts.size();
+  return result;
+}
+
+}  // namespace kdopcd

@@ -1,0 +1,95 @@
+#include "kdopcd/orientations.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+
+#include "kdopcd/error.hpp"
+
+namespace kdopcd {
+namespace {
+
+// The k/2 "positive" directions of each set, before normalization, in the documented order:
+// coordinate axes, then edge diagonals, then corner diagonals.
+std::vector<Vec3> raw_half_set(int k) {
+  const std::vector<Vec3> axes{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const std::vector<Vec3> edges{{1, 1, 0}, {1, -1, 0}, {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
+  const std::vector<Vec3> corners4{{1, 1, 1}, {1, 1, -1}, {1, -1, 1}, {-1, 1, 1}};
+  // k = 24 (DESIGN §2): only the three corner diagonals x+y-z, x-y+z, -x+y+z.
+  const std::vector<Vec3> corners3{{1, 1, -1}, {1, -1, 1}, {-1, 1, 1}};
+  std::vector<Vec3> out = axes;
+  auto append = [&](const std::vector<Vec3>& v) { out.insert(out.end(), v.begin(), v.end()); };
+  switch (k) {
+    case 6: break;
+    case 14: append(corners4); break;
+    case 18: append(edges); break;
+    case 24: append(edges); append(corners3); break;
+    case 26: append(edges); append(corners4); break;
+    default:
+      throw InputError(fmt::format("unsupported k = {} (supported: 6, 14, 18, 24, 26)", k));
+  }
+  return out;
+}
+
+constexpr double kFeasibleTol = 1e-9;
+constexpr double kSignTol = 1e-12;
+
+}  // namespace
+
+OrientationSet::OrientationSet(int k) : k_(k) {
+  const std::vector<Vec3> half_dirs = raw_half_set(k);
+  directions_.resize(k);
+  for (int i = 0; i < k / 2; ++i) {
+    directions_[i] = half_dirs[i].normalized();
+    directions_[i + k / 2] = -directions_[i];
+  }
+  // Enumerate the vertices of the maximal DOP: every non-singular face triple whose intersection
+  // point satisfies all k half-spaces.
+  for (int a = 0; a < k; ++a)
+    for (int b = a + 1; b < k; ++b)
+      for (int c = b + 1; c < k; ++c) {
+        Eigen::Matrix3d rows;
+        rows.row(0) = directions_[a];
+        rows.row(1) = directions_[b];
+        rows.row(2) = directions_[c];
+        if (std::abs(rows.determinant()) < 1e-9) continue;
+        const Vec3 x = rows.inverse() * Vec3::Ones();
+        bool feasible = true;
+        for (const Vec3& d : directions_) feasible &= d.dot(x) <= 1 + kFeasibleTol;
+        if (!feasible) continue;
+        vertex_triples_.push_back({a, b, c});
+        vertices_.push_back(x);
+        inverse_transposed_.push_back(rows.inverse().transpose());
+        r_max_ = std::max(r_max_, x.norm());
+      }
+}
+
+FaceTriple OrientationSet::triple_for(const Vec3& L) const {
+  for (std::size_t t = 0; t < vertex_triples_.size(); ++t) {
+    const Vec3 P = inverse_transposed_[t] * L;
+    if (P.maxCoeff() > kSignTol) continue;
+    FaceTriple out;
+    out.j = vertex_triples_[t];
+    if (P.minCoeff() < -1 - kFeasibleTol)  // would break the r_max <= sqrt 3 bound of the paper
+      throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
+    // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (DESIGN §2 measured range).
+    for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
+    return out;
+  }
+  // Every unit vector lies in some vertex normal cone: reaching here is a bug, not bad input.
+  throw std::logic_error(fmt::format("no face triple for axis ({}, {}, {}) in k = {}", L.x(), L.y(), L.z(), k_));
+}
+
+const OrientationSet& orientation_set(int k) {
+  static std::mutex mutex;
+  static std::map<int, OrientationSet> sets;
+  std::lock_guard lock(mutex);
+  auto it = sets.find(k);
+  if (it == sets.end()) it = sets.emplace(k, OrientationSet(k)).first;
+  return it->second;
+}
+
+}  // namespace kdopcd

@@ -1,0 +1,63 @@
+#include "kdopcd/pose.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "kdopcd/error.hpp"
+
+namespace kdopcd {
+
+Pose parse_pose(const std::string& text, const std::string& where) {
+  std::istringstream in(text);
+  std::vector<double> v;
+  std::string token;
+  while (in >> token) {
+    double x = 0;
+    const char* first = token.data();
+    const char* last = first + token.size();
+    auto [ptr, ec] = std::from_chars(first, last, x);
+    if (ec != std::errc() || ptr != last)
+      throw InputError(fmt::format("{}: '{}' is not a number (expected 'qw qx qy qz tx ty tz')", where, token));
+    v.push_back(x);
+  }
+  if (v.size() != 7)
+    throw InputError(fmt::format("{}: expected 7 numbers 'qw qx qy qz tx ty tz', found {}", where, v.size()));
+  for (double x : v)
+    if (!std::isfinite(x)) throw InputError(fmt::format("{}: non-finite value in pose", where));
+  Eigen::Quaterniond q(v[0], v[1], v[2], v[3]);
+  const double norm = q.norm();
+  if (!(norm > 0) || !std::isfinite(norm))
+    throw InputError(fmt::format("{}: quaternion ({}, {}, {}, {}) cannot be normalized", where, v[0], v[1], v[2], v[3]));
+  Pose pose;
+  pose.rotation = q.normalized();
+  pose.translation = Vec3(v[4], v[5], v[6]);
+  return pose;
+}
+
+std::vector<Pose> load_poses(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot open pose file", path));
+  std::vector<Pose> poses;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    poses.push_back(parse_pose(line, fmt::format("{}:{}", path, number)));
+  }
+  if (poses.empty()) throw InputError(fmt::format("{}: no poses in file", path));
+  return poses;
+}
+
+std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose) {
+  const Mat3 R = pose.matrix();
+  std::vector<Vec3> out;
+  out.reserve(mesh.vertices.size());
+  for (const Vec3& x : mesh.vertices) out.push_back(R * x + pose.translation);
+  return out;
+}
+
+}  // namespace kdopcd

@@ -1,0 +1,104 @@
+// kdop collide FIRST SECOND (--poses FILE | --pose "qw qx qy qz tx ty tz") [options]
+#include <fmt/format.h>
+
+#include <chrono>
+#include <optional>
+
+#include "commands.hpp"
+#include "kdopcd/collide.hpp"
+#include "kdopcd/error.hpp"
+#include "kdopcd/mesh_io.hpp"
+#include "query_report.hpp"
+
+namespace kdopcd::cli {
+namespace {
+
+struct CollideArgs {
+  std::string first, second, poses_file, pose_text, pairs_path, json_path;
+  int k = 24;
+  int axes = 0;
+  std::string rule = "shallower";
+  std::string backend = "float";
+  bool check = false;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void run_collide(const CollideArgs& args) {
+  std::vector<Pose> poses;
+  if (!args.poses_file.empty()) poses = load_poses(args.poses_file);
+  if (!args.pose_text.empty()) poses.push_back(parse_pose(args.pose_text, "--pose"));
+  if (poses.empty()) throw InputError("give --poses FILE or --pose \"qw qx qy qz tx ty tz\"");
+  TraversalOptions options;
+  options.axes = args.axes;
+  options.rule = parse_descent_rule(args.rule);
+  const SatBackend backend = parse_sat_backend(args.backend);
+
+  const Mesh first = load_mesh(args.first);
+  const Mesh second = load_mesh(args.second);
+  const auto t_build = std::chrono::steady_clock::now();
+  const DopTree first_tree(first, args.k);
+  const DopTree second_tree(second, args.k);
+  const double build_seconds = seconds_since(t_build);
+  fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
+  fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
+  fmt::print("k = {}, axes per pair = {}, rule = {}, backend = {}, tree build {:.3f} ms (once)\n", args.k,
+             args.axes <= 0 ? args.k : std::min(args.axes, args.k), to_string(options.rule), to_string(backend),
+             build_seconds * 1e3);
+
+  std::vector<PoseOutcome> outcomes;
+  print_table_header();
+  bool all_equal = true;
+  for (std::size_t i = 0; i < poses.size(); ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    PoseOutcome outcome{collide(first_tree, second_tree, poses[i], options, backend), 0};
+    outcome.seconds = seconds_since(t0);
+    print_table_row(i, outcome);
+    if (args.check) {
+      const auto brute = brute_force_contacts(first, second, poses[i]);
+      const bool equal = brute == outcome.result.contacts;
+      all_equal &= equal;
+      fmt::print("      brute force: {} contacts, {}\n", brute.size(), equal ? "equal" : "DIFFERENT");
+    }
+    outcomes.push_back(std::move(outcome));
+  }
+  if (!args.pairs_path.empty()) write_pairs_file(args.pairs_path, outcomes);
+  if (!args.json_path.empty()) {
+    nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"k", args.k},
+                             {"axes", args.axes <= 0 ? args.k : std::min(args.axes, args.k)},
+                             {"rule", to_string(options.rule)}, {"backend", to_string(backend)},
+                             {"build_seconds", build_seconds}, {"poses", nlohmann::json::array()}};
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      nlohmann::json row = stats_json(outcomes[i].result.stats);
+      row["index"] = i;
+      row["seconds"] = outcomes[i].seconds;
+      report["poses"].push_back(row);
+    }
+    write_json_file(args.json_path, report);
+  }
+  if (!all_equal) throw std::runtime_error("contact set differs from brute force");
+}
+
+}  // namespace
+
+void add_collide_command(CLI::App& app) {
+  auto args = std::make_shared<CollideArgs>();
+  CLI::App* cmd = app.add_subcommand("collide", "all intersecting triangle pairs of two meshes at given poses");
+  cmd->add_option("FIRST", args->first, "first mesh (stays at the origin): OFF, OBJ, STL or PLY")->required();
+  cmd->add_option("SECOND", args->second, "second mesh, placed by each pose: x = R(q) x + t")->required();
+  auto* poses = cmd->add_option("--poses", args->poses_file, "pose file: one 'qw qx qy qz tx ty tz' per line, # comments");
+  auto* pose = cmd->add_option("--pose", args->pose_text, "one pose \"qw qx qy qz tx ty tz\"");
+  poses->excludes(pose);
+  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
+  cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
+  cmd->add_option("--backend", args->backend, "SAT arithmetic: float, exact")->capture_default_str();
+  cmd->add_option("--pairs", args->pairs_path, "write the contact pairs of every pose to this file");
+  cmd->add_option("--json", args->json_path, "write a JSON report to this file");
+  cmd->add_flag("--check", args->check, "also compute brute force (all triangle pairs) and compare");
+  cmd->callback([args] { run_collide(*args); });
+}
+
+}  // namespace kdopcd::cli

@@ -1,0 +1,46 @@
+#include "query_report.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "kdopcd/error.hpp"
+
+namespace kdopcd::cli {
+
+void print_table_header() {
+  fmt::print("{:>5} {:>9} {:>11} {:>12} {:>10} {:>6} {:>11}\n", "pose", "contacts", "pair_tests", "axis_tests",
+             "tri_tests", "stack", "query_ms");
+}
+
+void print_table_row(std::size_t pose_index, const PoseOutcome& o) {
+  const TraversalStats& s = o.result.stats;
+  fmt::print("{:>5} {:>9} {:>11} {:>12} {:>10} {:>6} {:>11.3f}\n", pose_index, s.contacts, s.pair_tests, s.axis_tests,
+             s.triangle_tests, s.max_stack_depth, o.seconds * 1e3);
+}
+
+void write_pairs_file(const std::string& path, const std::vector<PoseOutcome>& outcomes) {
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("{}: cannot open for writing", path));
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const auto& contacts = outcomes[i].result.contacts;
+    out << "pose " << i << ' ' << contacts.size() << '\n';
+    for (const ContactPair& c : contacts) out << c.first << ' ' << c.second << '\n';
+  }
+  if (!out) throw InputError(fmt::format("{}: write failed", path));
+}
+
+nlohmann::json stats_json(const TraversalStats& s) {
+  return {{"contacts", s.contacts},         {"pair_tests", s.pair_tests},
+          {"axis_tests", s.axis_tests},     {"leaf_pairs", s.leaf_pairs},
+          {"triangle_tests", s.triangle_tests}, {"max_stack_depth", s.max_stack_depth}};
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& report) {
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("{}: cannot open for writing", path));
+  out << report.dump(2) << '\n';
+  if (!out) throw InputError(fmt::format("{}: write failed", path));
+}
+
+}  // namespace kdopcd::cli
