@@ -83,6 +83,7 @@ void run_collide(const CollideArgs& args) {
 
 }  // namespace
 
+namespace {
 void add_collide_command(CLI::App& app) {
   auto args = std::make_shared<CollideArgs>();
   CLI::App* cmd = app.add_subcommand("collide", "all intersecting triangle pairs of two meshes at given poses");
@@ -100,5 +101,8 @@ void add_collide_command(CLI::App& app) {
   cmd->add_flag("--check", args->check, "also compute brute force (all triangle pairs) and compare");
   cmd->callback([args] { run_collide(*args); });
 }
+
+const CommandRegistration registration(20, add_collide_command);
+}  // namespace
 
 }  // namespace kdopcd::cli

@@ -40,11 +40,15 @@ void run_demo(int k) {
 
 }  // namespace
 
+namespace {
 void add_demo_command(CLI::App& app) {
   auto k = std::make_shared<int>(24);
   CLI::App* cmd = app.add_subcommand("demo", "default scene: two generated tori in the four pose classes");
   cmd->add_option("--k", *k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
   cmd->callback([k] { run_demo(*k); });
 }
+
+const CommandRegistration registration(10, add_demo_command);
+}  // namespace
 
 }  // namespace kdopcd::cli

@@ -1,10 +1,23 @@
 #pragma once
-// Each kdop subcommand registers itself on the CLI11 app and runs through a callback.
+// Each kdop subcommand lives in its own cmd_*.cpp and registers itself with a static
+// CommandRegistration, so adding a command touches no other file.
 #include <CLI/CLI.hpp>
+
+#include <functional>
+#include <vector>
 
 namespace kdopcd::cli {
 
-void add_collide_command(CLI::App& app);
-void add_demo_command(CLI::App& app);
+using CommandAdder = std::function<void(CLI::App&)>;
+
+inline std::vector<std::pair<int, CommandAdder>>& command_registry() {
+  static std::vector<std::pair<int, CommandAdder>> registry;
+  return registry;
+}
+
+// `order` fixes the position in --help (registration order across files is unspecified).
+struct CommandRegistration {
+  CommandRegistration(int order, CommandAdder adder) { command_registry().emplace_back(order, std::move(adder)); }
+};
 
 }  // namespace kdopcd::cli

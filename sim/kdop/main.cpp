@@ -1,6 +1,7 @@
 // kdop: the command line of kdopcd. Subcommands live in cmd_*.cpp.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -11,8 +12,9 @@ int main(int argc, char** argv) {
   CLI::App app{"kdop: k-DOP collision detection reference, accelerator model and tools"};
   app.set_version_flag("--version", std::string("kdop ") + KDOPCD_VERSION);
   app.require_subcommand(1);
-  kdopcd::cli::add_collide_command(app);
-  kdopcd::cli::add_demo_command(app);
+  auto registry = kdopcd::cli::command_registry();
+  std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [order, add] : registry) add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
