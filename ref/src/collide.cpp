@@ -9,6 +9,7 @@
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/sat_exact.hpp"
+#include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_float.hpp"
 #include "kdopcd/tri_tri.hpp"
 
@@ -17,13 +18,15 @@ namespace kdopcd {
 SatBackend parse_sat_backend(const std::string& name) {
   if (name == "float") return SatBackend::Float;
   if (name == "exact") return SatBackend::Exact;
-  throw InputError(fmt::format("unknown SAT backend '{}' (expected float or exact)", name));
+  if (name == "fixed") return SatBackend::Fixed;
+  throw InputError(fmt::format("unknown SAT backend '{}' (expected float, fixed or exact)", name));
 }
 
 const char* to_string(SatBackend backend) {
   switch (backend) {
     case SatBackend::Float: return "float";
     case SatBackend::Exact: return "exact";
+    case SatBackend::Fixed: return "fixed";
   }
   return "?";
 }
@@ -41,7 +44,8 @@ PairVerdict test_axes(const SatSetup& setup, int n, AxisSeparates&& separates) {
 }  // namespace
 
 QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup& setup,
-                    const std::vector<Vec3>& placed, const TraversalOptions& options, SatBackend backend) {
+                    const std::vector<Vec3>& placed, const TraversalOptions& options, SatBackend backend,
+                    const FixedParams& fixed, const TriangleTest& custom_triangle_test) {
   if (first.k() != second.k() || setup.k != first.k())
     throw std::invalid_argument("collide: trees and set-up must share k");
   const int k = first.k();
@@ -50,6 +54,7 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
   const Mesh& mf = first.mesh();
   const Mesh& ms = second.mesh();
   auto triangle_test = [&](int tf, int ts) {
+    if (custom_triangle_test) return custom_triangle_test(std::uint32_t(tf), std::uint32_t(ts));
     const auto& s = ms.triangles[ts];
     return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
                                placed[s[2]]);
@@ -65,13 +70,27 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
       return float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated();
     });
   };
+  if (backend == SatBackend::Fixed) {
+    // Quantized once per query: both trees at the scene scale, and the set-up's P and p.
+    const double s = scene_scale(first, second);
+    const std::vector<QuantizedAxis> axes = quantize_setup(setup, s, fixed);
+    const QuantizedTree qf(first, s, fixed.b), qs(second, s, fixed.b);
+    auto fixed_pair_test = [&](int nf, int ns) {
+      const std::int64_t* b = qf.coefficients(nf);
+      const std::int64_t* a = qs.coefficients(ns);
+      for (int i = 0; i < n; ++i)
+        if (fixed_axis_diffs(a, b, half, axes[i], fixed).separated()) return PairVerdict{true, i + 1};
+      return PairVerdict{false, n};
+    };
+    return traverse(first, second, options, fixed_pair_test, triangle_test);
+  }
   return traverse(first, second, options, pair_test, triangle_test);
 }
 
 QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pose, const TraversalOptions& options,
-                    SatBackend backend) {
+                    SatBackend backend, const FixedParams& fixed) {
   const SatSetup setup = make_sat_setup(first.orientations(), pose);
-  return collide(first, second, setup, place_vertices(second.mesh(), pose), options, backend);
+  return collide(first, second, setup, place_vertices(second.mesh(), pose), options, backend, fixed);
 }
 
 std::vector<ContactPair> brute_force_contacts(const Mesh& first, const Mesh& second, const Pose& pose) {

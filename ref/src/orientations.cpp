@@ -21,7 +21,10 @@ std::vector<Vec3> raw_half_set(int k) {
   // k = 24 (DESIGN §2): only the three corner diagonals x+y-z, x-y+z, -x+y+z.
   const std::vector<Vec3> corners3{{1, 1, -1}, {1, -1, 1}, {-1, 1, 1}};
   std::vector<Vec3> out = axes;
-  auto append = [&](const std::vector<Vec3>& v) { out.insert(out.end(), v.begin(), v.end()); };
+  // push_back rather than insert: g++ 12 reports a false -Wstringop-overflow for the latter.
+  auto append = [&](const std::vector<Vec3>& v) {
+    for (const Vec3& d : v) out.push_back(d);
+  };
   switch (k) {
     case 6: break;
     case 14: append(corners4); break;
@@ -65,6 +68,20 @@ OrientationSet::OrientationSet(int k) : k_(k) {
         inverse_transposed_.push_back(rows.inverse().transpose());
         r_max_ = std::max(r_max_, x.norm());
       }
+  own_triples_.resize(k);
+  for (int i = 0; i < k; ++i) {
+    const int face = (i + k / 2) % k;
+    for (const auto& t : vertex_triples_) {
+      if (t[0] != face && t[1] != face && t[2] != face) continue;
+      FaceTriple& own = own_triples_[i];
+      own.j[0] = face;
+      int next = 1;
+      for (int f : t)
+        if (f != face) own.j[next++] = f;
+      own.P = {-1.0, 0.0, 0.0};
+      break;
+    }
+  }
 }
 
 FaceTriple OrientationSet::triple_for(const Vec3& L) const {

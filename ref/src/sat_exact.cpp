@@ -1,16 +1,17 @@
 #include "kdopcd/sat_exact.hpp"
 
+#include "kdopcd/sat_float.hpp"  // opposite_face
+
 namespace kdopcd {
 
 ExactAxisDiffs exact_axis_diffs(const double* a, const double* b, int half, const int* jA, const double* PA,
                                 const int* jB, const double* PB, double p) {
-  const int k = 2 * half;
   ExactSum a_min, a_max_neg, b_min, b_max_neg;  // a_max = -a_max_neg, b_max = -b_max_neg
   for (int i = 0; i < 3; ++i) {
     a_min.add_product(PA[i], a[jA[i]]);
-    a_max_neg.add_product(PA[i], a[(jA[i] + half) % k]);
+    a_max_neg.add_product(PA[i], a[opposite_face(jA[i], half)]);
     b_min.add_product(PB[i], b[jB[i]]);
-    b_max_neg.add_product(PB[i], b[(jB[i] + half) % k]);
+    b_max_neg.add_product(PB[i], b[opposite_face(jB[i], half)]);
   }
   ExactAxisDiffs out;
   out.diff1.add(a_min).add(p).add(b_max_neg);              // (a_min + p) - b_max

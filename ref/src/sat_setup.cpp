@@ -8,11 +8,13 @@ SatSetup make_sat_setup(const OrientationSet& set, const Pose& pose) {
   setup.k = set.k();
   setup.axes.reserve(set.k());
   for (int i = 0; i < set.half(); ++i) {
-    for (const Vec3& L : {set.direction(i), Vec3(M * set.direction(i))}) {
+    for (const bool own_first : {true, false}) {
+      // Each axis is one object's own face normal: that object's triple is exact and fixed.
       AxisSetup axis;
-      axis.L = L.normalized();
-      const FaceTriple b = set.triple_for(axis.L);
-      const FaceTriple a = set.triple_for((M.transpose() * axis.L).normalized());
+      axis.L = own_first ? set.direction(i) : Vec3((M * set.direction(i)).normalized());
+      const FaceTriple b = own_first ? set.own_direction_triple(i) : set.triple_for(axis.L);
+      const FaceTriple a =
+          own_first ? set.triple_for((M.transpose() * axis.L).normalized()) : set.own_direction_triple(i);
       axis.jA = a.j;
       axis.PA = a.P;
       axis.jB = b.j;

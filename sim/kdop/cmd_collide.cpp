@@ -8,6 +8,7 @@
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/mesh_io.hpp"
+#include "kdopcd/sat_fixed.hpp"
 #include "query_report.hpp"
 
 namespace kdopcd::cli {
@@ -19,6 +20,7 @@ struct CollideArgs {
   int axes = 0;
   std::string rule = "shallower";
   std::string backend = "float";
+  std::string bits = "18,18,18";
   bool check = false;
 };
 
@@ -35,6 +37,7 @@ void run_collide(const CollideArgs& args) {
   options.axes = args.axes;
   options.rule = parse_descent_rule(args.rule);
   const SatBackend backend = parse_sat_backend(args.backend);
+  const FixedParams fixed = parse_fixed_params(args.bits);
 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
@@ -44,8 +47,9 @@ void run_collide(const CollideArgs& args) {
   const double build_seconds = seconds_since(t_build);
   fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
-  fmt::print("k = {}, axes per pair = {}, rule = {}, backend = {}, tree build {:.3f} ms (once)\n", args.k,
+  fmt::print("k = {}, axes per pair = {}, rule = {}, backend = {}{}, tree build {:.3f} ms (once)\n", args.k,
              args.axes <= 0 ? args.k : std::min(args.axes, args.k), to_string(options.rule), to_string(backend),
+             backend == SatBackend::Fixed ? fmt::format(" (b,c,z = {},{},{})", fixed.b, fixed.c, fixed.z) : "",
              build_seconds * 1e3);
 
   std::vector<PoseOutcome> outcomes;
@@ -53,7 +57,7 @@ void run_collide(const CollideArgs& args) {
   bool all_equal = true;
   for (std::size_t i = 0; i < poses.size(); ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    PoseOutcome outcome{collide(first_tree, second_tree, poses[i], options, backend), 0};
+    PoseOutcome outcome{collide(first_tree, second_tree, poses[i], options, backend, fixed), 0};
     outcome.seconds = seconds_since(t0);
     print_table_row(i, outcome);
     if (args.check) {
@@ -69,6 +73,7 @@ void run_collide(const CollideArgs& args) {
     nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"k", args.k},
                              {"axes", args.axes <= 0 ? args.k : std::min(args.axes, args.k)},
                              {"rule", to_string(options.rule)}, {"backend", to_string(backend)},
+                             {"bits", {fixed.b, fixed.c, fixed.z}},
                              {"build_seconds", build_seconds}, {"poses", nlohmann::json::array()}};
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
       nlohmann::json row = stats_json(outcomes[i].result.stats);
@@ -95,7 +100,9 @@ void add_collide_command(CLI::App& app) {
   cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
   cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
-  cmd->add_option("--backend", args->backend, "SAT arithmetic: float, exact")->capture_default_str();
+  cmd->add_option("--backend", args->backend, "SAT arithmetic: float, fixed, exact")->capture_default_str();
+  cmd->add_option("--bits", args->bits, "fixed backend: fractional bits b,c,z (or one n for all three)")
+      ->capture_default_str();
   cmd->add_option("--pairs", args->pairs_path, "write the contact pairs of every pose to this file");
   cmd->add_option("--json", args->json_path, "write a JSON report to this file");
   cmd->add_flag("--check", args->check, "also compute brute force (all triangle pairs) and compare");

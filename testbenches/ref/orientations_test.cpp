@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "kdopcd/error.hpp"
@@ -59,6 +60,23 @@ TEST(Orientations, TriplesExistWithMappingVectorsInMinusOneZero) {
       double best = 1e300;
       for (const Vec3& v : set.vertices()) best = std::min(best, L.dot(v));
       EXPECT_NEAR(t.P[0] + t.P[1] + t.P[2], best, 1e-12);
+    }
+  }
+}
+
+TEST(Orientations, OwnDirectionTriplesAreExactVertexTriples) {
+  for (int k : kSupportedK) {
+    const OrientationSet& set = orientation_set(k);
+    for (int i = 0; i < k; ++i) {
+      const FaceTriple& t = set.own_direction_triple(i);
+      EXPECT_EQ(t.j[0], (i + k / 2) % k);
+      EXPECT_EQ(t.P, (std::array<double, 3>{-1.0, 0.0, 0.0}));
+      auto sorted = t.j;
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_NE(std::find(set.vertex_triples().begin(), set.vertex_triples().end(), sorted), set.vertex_triples().end());
+      // Same projection as the searched triple: P . 1 equals the searched one's cross sum.
+      const FaceTriple searched = set.triple_for(set.direction(i));
+      EXPECT_NEAR(searched.P[0] + searched.P[1] + searched.P[2], -1.0, 1e-12);
     }
   }
 }

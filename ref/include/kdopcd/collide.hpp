@@ -1,10 +1,13 @@
 #pragma once
 // One collision query between two DOP-trees at a pose, with a chosen SAT backend, and the
 // brute-force check every backend is held to.
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "kdopcd/dop_tree.hpp"
+#include "kdopcd/fixed_format.hpp"
 #include "kdopcd/pose.hpp"
 #include "kdopcd/sat_setup.hpp"
 #include "kdopcd/traversal.hpp"
@@ -14,20 +17,29 @@ namespace kdopcd {
 enum class SatBackend {
   Float,  // Eq. 3-6 in double precision
   Exact,  // Eq. 3-6 exactly from the same doubles (slow; the verification reference)
+  Fixed,  // Eq. 22 in integers (sat_fixed.hpp): bit-accurate with the model, the RTL and the GPU
 };
 SatBackend parse_sat_backend(const std::string& name);  // throws InputError
 const char* to_string(SatBackend backend);
 
+// The triangle test of a query: (first triangle, second triangle) -> the closed triangles
+// intersect. Empty means the exact test on the placed double coordinates (the default of every
+// backend); the fixed-point triangle unit plugs in here.
+using TriangleTest = std::function<bool(std::uint32_t first_triangle, std::uint32_t second_triangle)>;
+
 // Trees must share k. The second tree's object is placed by `pose`; contacts are pairs
 // (first triangle, second triangle) whose closed triangles intersect, decided exactly on the
-// placed double coordinates (place_vertices).
+// placed double coordinates (place_vertices). `fixed` (b, c, z) is used by SatBackend::Fixed
+// only; that backend quantizes both trees once per query at the scene scale (sat_fixed.hpp).
 QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pose, const TraversalOptions& options,
-                    SatBackend backend = SatBackend::Float);
+                    SatBackend backend = SatBackend::Float, const FixedParams& fixed = FixedParams{});
 
-// Same query against an already computed set-up (so callers can time or reuse it).
+// Same query against an already computed set-up (so callers can time or reuse it), with an
+// optional triangle test (see TriangleTest).
 QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup& setup,
                     const std::vector<Vec3>& placed_second_vertices, const TraversalOptions& options,
-                    SatBackend backend);
+                    SatBackend backend, const FixedParams& fixed = FixedParams{},
+                    const TriangleTest& triangle_test = TriangleTest{});
 
 // Every triangle pair tested with the exact triangle test (multithreaded; an exact bounding-box
 // reject in front of it changes no answer). Sorted ascending.

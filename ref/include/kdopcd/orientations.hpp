@@ -36,13 +36,18 @@ class OrientationSet {
   // The face triple for a unit axis L (expressed in this object's local frame). Deterministic:
   // the first vertex triple, in vertex_triples() order, whose P is all <= 0.
   FaceTriple triple_for(const Vec3& L) const;
+  // The triple for the set's own direction D_i, exactly: L = D_i = -D_{i+k/2}, so
+  // j = (i+k/2, u, w) with P = (-1, 0, 0), where (i+k/2, u, w) is the first vertex triple that
+  // holds face i+k/2. No rounding in P, and one product instead of three.
+  const FaceTriple& own_direction_triple(int i) const { return own_triples_[i]; }
 
  private:
   int k_;
   std::vector<Vec3> directions_;
   std::vector<std::array<int, 3>> vertex_triples_;
   std::vector<Vec3> vertices_;
-  std::vector<Eigen::Matrix3d> inverse_transposed_;  // (D_j rows)^-T per triple: P = M^-T L
+  std::vector<Eigen::Matrix3d> inverse_transposed_;
+  std::vector<FaceTriple> own_triples_;  // (D_j rows)^-T per triple: P = M^-T L
   double r_max_ = 0;
 };
 

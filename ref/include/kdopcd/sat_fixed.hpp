@@ -1,0 +1,243 @@
+#pragma once
+// Bit-accurate fixed-point SAT for one axis (paper Eq. 7-10 and 22, DESIGN §3,
+// docs/fixed-point.md). The reference for the SystemC model, the RTL pipeline and the GPU
+// integer path: they must reproduce diff1', diff2' of fixed_diffs() to the bit.
+//
+// Scale: every DOP coefficient of a query is divided by the scene scale s (the largest
+// |coefficient| of both trees), and so is p = L . T, so the test decides the same thing in units
+// of s. The division is rounded in the conservative direction (scale_coefficient up, scale_offset
+// down) so the quantized test is conservative for the unscaled doubles too; the scaled doubles
+// are what the exact reference (bound_check) and the test vectors (test_vectors.hpp) start from.
+//
+// Integers (all at scale 2^-(b+c) once multiplied; ranges are checked in debug builds):
+//   a' = ceil(a 2^b)  in [-2^b, 2^b]       b+2 bits signed  (quantize_coefficient)
+//   P' = floor(P 2^c) in [-2^c, 0]         c+1 bits signed  (quantize_mapping)
+//   p' = floor(clamp(p, -4, 4) 2^z)        z+4 bits signed, also p'+1 (quantize_offset)
+//   P'_i a'_i         in [-2^(b+c), 2^(b+c)]  b+c+2 bits signed
+//   diff1', diff2'    |.| < 2^(b+c+4)          b+c+5 bits signed (proof in docs/fixed-point.md,
+//                     checked on extreme operands in testbenches/ref/sat_fixed_test.cpp)
+// Sums use __int128 (b = c = z = 44 needs 93 bits).
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kdopcd/config.hpp"
+#include "kdopcd/dop_tree.hpp"
+#include "kdopcd/fixed_format.hpp"
+#include "kdopcd/sat_setup.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include <stdexcept>
+#endif
+
+namespace kdopcd {
+
+// Smallest b, c, z accepted: with 6 2^-c + 2^-z < 4 - 2 sqrt 3 the |p| clamp keeps every verdict
+// (docs/fixed-point.md §5), and the width proof needs c, z >= 1.
+inline constexpr int kMinFixedBits = 4;
+
+// Throws InputError unless kMinFixedBits <= b, c, z <= kMaxFixedBits.
+void validate_fixed_params(const FixedParams& params);
+
+// Parses "b,c,z" (e.g. "18,18,18") or a single "n" for b = c = z = n; validates; throws InputError.
+FixedParams parse_fixed_params(const std::string& text);
+
+// Width checks of every intermediate: on in debug builds (NDEBUG not defined); callers may force
+// them with the template flag (the tests do, in Release too).
+#if defined(NDEBUG)
+inline constexpr bool kCheckFixedWidths = false;
+#else
+inline constexpr bool kCheckFixedWidths = true;
+#endif
+
+// The scene scale: the largest |coefficient| of both trees (1 if that is 0 or not finite).
+KDOPCD_HD inline double scene_scale_of(double largest_first, double largest_second) {
+  const double s = largest_first > largest_second ? largest_first : largest_second;
+  return (s > 0 && s <= std::numeric_limits<double>::max()) ? s : 1.0;
+}
+
+// a / s rounded up to a double (the smallest double >= a / s): fma gives the sign of q s - a
+// exactly. For |a| <= s the result stays in [-1, 1].
+KDOPCD_HD inline double scale_coefficient(double a, double s) {
+  const double q = a / s;
+  return std::fma(q, s, -a) < 0 ? std::nextafter(q, std::numeric_limits<double>::infinity()) : q;
+}
+
+// p / s rounded down to a double (the largest double <= p / s); not clamped.
+KDOPCD_HD inline double scale_offset(double p, double s) {
+  const double q = p / s;
+  return std::fma(q, s, -p) > 0 ? std::nextafter(q, -std::numeric_limits<double>::infinity()) : q;
+}
+
+// One axis test in reals: the scaled doubles the fixed-point test starts from, in the field order
+// of a test-vector line (docs/test-vectors.md). a / ak: the second object's ("A") coefficients at
+// jA and at jA + k/2; b / bk the first object's ("B") at jB and jB + k/2; p = (L . T) / s, unclamped.
+struct RealOperands {
+  double PA[3], PB[3], p;
+  double a[3], ak[3], b[3], bk[3];
+};
+
+// The same axis test quantized: the 19 integers an RTL pipeline stage receives.
+struct FixedOperands {
+  std::int64_t PA[3], PB[3], p;
+  std::int64_t a[3], ak[3], b[3], bk[3];
+};
+
+// Quantizes with quantize_mapping / quantize_offset (clamps |p| to 4) / quantize_coefficient.
+KDOPCD_HD inline FixedOperands quantize_operands(const RealOperands& r, const FixedParams& f) {
+  FixedOperands q;
+  for (int i = 0; i < 3; ++i) {
+    q.PA[i] = quantize_mapping(r.PA[i], f.c);
+    q.PB[i] = quantize_mapping(r.PB[i], f.c);
+    q.a[i] = quantize_coefficient(r.a[i], f.b);
+    q.ak[i] = quantize_coefficient(r.ak[i], f.b);
+    q.b[i] = quantize_coefficient(r.b[i], f.b);
+    q.bk[i] = quantize_coefficient(r.bk[i], f.b);
+  }
+  q.p = quantize_offset(r.p, f.z);
+  return q;
+}
+
+// diff1', diff2' at scale 2^-(b+c); separated iff either is > 0 (strict: touching overlaps).
+struct FixedDiffs {
+  __int128 diff1;
+  __int128 diff2;
+  KDOPCD_HD bool separated() const { return diff1 > 0 || diff2 > 0; }
+};
+
+namespace fixed_detail {
+
+KDOPCD_HD inline void width_violation(const char* what) {
+#if defined(__CUDA_ARCH__)
+  (void)what;
+  __trap();
+#else
+  throw std::logic_error(what);
+#endif
+}
+
+KDOPCD_HD inline __int128 pow2(int e) { return static_cast<__int128>(1) << e; }
+
+KDOPCD_HD inline void check_range(__int128 v, __int128 lo, __int128 hi, const char* what) {
+  if (v < lo || v > hi) width_violation(what);
+}
+
+// Sum of one object's mapped triple: P' . x' + sn(x') (Eq. 7 without the 2^-c, which is implicit).
+template <bool Check>
+KDOPCD_HD inline __int128 mapped(const std::int64_t* P, const std::int64_t* x, int b, int c) {
+  __int128 sum = 0;
+  for (int i = 0; i < 3; ++i) {
+    if constexpr (Check) {
+      check_range(x[i], -pow2(b), pow2(b), "fixed SAT: coefficient a' outside [-2^b, 2^b] (b+2 bits)");
+      check_range(P[i], -pow2(c), 0, "fixed SAT: mapping entry P' outside [-2^c, 0] (c+1 bits)");
+    }
+    const __int128 product = static_cast<__int128>(P[i]) * x[i];
+    if constexpr (Check)
+      check_range(product, -pow2(b + c), pow2(b + c), "fixed SAT: product P'a' outside [-2^(b+c), 2^(b+c)]");
+    sum += product;
+    if (x[i] < 0) sum += x[i];  // sn(x'): already at scale 2^-(b+c) because of the implicit 2^-c
+  }
+  return sum;
+}
+
+}  // namespace fixed_detail
+
+// Eq. 22 in integers. With e = b + c - z:
+//   diff1' = P'_A.a' + sn(a') + P'_B.b'k + sn(b'k) + p' 2^e
+//   diff2' = P'_B.b' + sn(b') + P'_A.a'k + sn(a'k) - (p' + 1) 2^e
+// If e < 0 (z > b + c) the p terms are shifted right: floor for p' (a lower bound of p in diff1)
+// and ceil for p' + 1 (an upper bound of p in diff2), so the test stays conservative.
+template <bool Check = kCheckFixedWidths>
+KDOPCD_HD inline FixedDiffs fixed_diffs(const FixedOperands& o, const FixedParams& f) {
+  using fixed_detail::pow2;
+  const int e = f.b + f.c - f.z;
+  if constexpr (Check) {
+    if (f.b < kMinFixedBits || f.c < kMinFixedBits || f.z < kMinFixedBits || f.b > kMaxFixedBits ||
+        f.c > kMaxFixedBits || f.z > kMaxFixedBits)
+      fixed_detail::width_violation("fixed SAT: b, c, z outside [kMinFixedBits, kMaxFixedBits]");
+    fixed_detail::check_range(o.p, -pow2(f.z + 2), pow2(f.z + 2), "fixed SAT: p' outside [-2^(z+2), 2^(z+2)]");
+  }
+  const __int128 p_low = o.p;       // p'     : lower bound of p at scale 2^-z
+  const __int128 p_high = o.p + 1;  // p' + 1 : upper bound of p
+  __int128 p1, p2;
+  if (e >= 0) {
+    p1 = p_low * pow2(e);
+    p2 = p_high * pow2(e);
+  } else {
+    p1 = p_low >> (-e);                                  // arithmetic shift: floor
+    p2 = -((-p_high) >> (-e));                           // ceil
+  }
+  FixedDiffs d;
+  d.diff1 = fixed_detail::mapped<Check>(o.PA, o.a, f.b, f.c) + fixed_detail::mapped<Check>(o.PB, o.bk, f.b, f.c) + p1;
+  d.diff2 = fixed_detail::mapped<Check>(o.PB, o.b, f.b, f.c) + fixed_detail::mapped<Check>(o.PA, o.ak, f.b, f.c) - p2;
+  if constexpr (Check) {
+    const int w = f.b + f.c + 4;  // b+c+5 bits signed: [-2^(b+c+4), 2^(b+c+4) - 1]
+    fixed_detail::check_range(d.diff1, -pow2(w), pow2(w) - 1, "fixed SAT: diff1' wider than b+c+5 bits");
+    fixed_detail::check_range(d.diff2, -pow2(w), pow2(w) - 1, "fixed SAT: diff2' wider than b+c+5 bits");
+  }
+  return d;
+}
+
+// One axis of a query, quantized once per query (the hardware's per-axis registers).
+struct QuantizedAxis {
+  int jA[3];
+  int jB[3];
+  std::int64_t PA[3];
+  std::int64_t PB[3];
+  std::int64_t p;  // quantize_offset(scale_offset(L . T, s), z)
+};
+
+// Gathers the 12 selected coefficients of a DOP pair (paper stage 1) and evaluates Eq. 22.
+// a: the second object's node ("A"), b: the first object's ("B"), both quantized at b bits.
+template <bool Check = kCheckFixedWidths>
+KDOPCD_HD inline FixedDiffs fixed_axis_diffs(const std::int64_t* a, const std::int64_t* b, int half,
+                                             const QuantizedAxis& ax, const FixedParams& f) {
+  FixedOperands o;
+  for (int i = 0; i < 3; ++i) {
+    const int ja = ax.jA[i], jb = ax.jB[i];
+    o.PA[i] = ax.PA[i];
+    o.PB[i] = ax.PB[i];
+    o.a[i] = a[ja];
+    o.ak[i] = a[ja < half ? ja + half : ja - half];  // the antiparallel face, without a modulo
+    o.b[i] = b[jb];
+    o.bk[i] = b[jb < half ? jb + half : jb - half];
+  }
+  o.p = ax.p;
+  return fixed_diffs<Check>(o, f);
+}
+
+}  // namespace kdopcd
+
+// Host parts: the per-query quantization of set-up and trees.
+namespace kdopcd {
+
+// The scene scale of a query: scene_scale_of(first.largest_coefficient(), second.largest_coefficient()).
+double scene_scale(const DopTree& first, const DopTree& second);
+
+QuantizedAxis quantize_axis(const AxisSetup& axis, double s, const FixedParams& params);
+std::vector<QuantizedAxis> quantize_setup(const SatSetup& setup, double s, const FixedParams& params);
+
+// The real operands of one axis test of a node pair: scaled coefficients, P, scaled unclamped p.
+RealOperands real_operands(const double* a, const double* b, int half, const AxisSetup& axis, double s);
+
+// Every coefficient of a tree divided by s (scale_coefficient) and quantized at b bits, once per
+// (tree, scale, b): the fixed-point backend never quantizes per axis test.
+class QuantizedTree {
+ public:
+  QuantizedTree(const DopTree& tree, double s, int b);
+  int k() const { return k_; }
+  double scale() const { return scale_; }
+  int bits() const { return bits_; }
+  const std::int64_t* coefficients(std::size_t node) const { return coeffs_.data() + node * std::size_t(k_); }
+  const std::vector<std::int64_t>& all_coefficients() const { return coeffs_; }
+
+ private:
+  int k_;
+  double scale_;
+  int bits_;
+  std::vector<std::int64_t> coeffs_;
+};
+
+}  // namespace kdopcd

@@ -1,0 +1,540 @@
+// The triangle unit's fixed-point test: quantized pose and vertices, exact integer orientation
+// predicates, Guigue-Devillers on them, and the error bound delta. docs/triangle-unit.md has the
+// derivations; the header lists the formats.
+//
+// Arithmetic (every step exact; the widths are proven for |coordinate| < 2^60, which every
+// in-range input satisfies since |X| <= 7 2^(v+m) and v + m <= 56):
+//   coordinates          int64      |X| < 2^60
+//   differences          int64      |d| < 2^61
+//   2x2 minors, orient2d __int128   |ab - cd| < 2 (2^61)^2 = 2^123
+//   orient3d             int256_t   |u . (v x w)| < 3 2^61 2^123 < 2^186
+// (boost::multiprecision::int256_t: 256-bit magnitude plus sign, no wrap below that.)
+//
+// Guigue-Devillers follows ref/src/tri_tri.cpp case for case (that file explains why each case
+// is exact once the signs are exact); only the point type and the predicates differ, and the
+// coplanar projection axis is chosen from the exact normal (largest |n_k|, ties to the lower k).
+#include "kdopcd/tri_fixed.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <boost/multiprecision/cpp_int.hpp>
+
+#include "kdopcd/tri_tri.hpp"
+
+namespace kdopcd {
+
+namespace {
+
+using i128 = __int128;
+using boost::multiprecision::int256_t;
+
+std::string params_text(TriangleFixedParams p) {
+  return "v=" + std::to_string(p.v) + ", m=" + std::to_string(p.m);
+}
+
+void check_scale(double s) {
+  if (!(s > 0) || !std::isfinite(s)) throw std::invalid_argument("triangle unit: scene scale s must be finite and > 0");
+}
+
+// ---- Exact integer predicates ----
+
+inline int sign128(i128 x) { return (x > 0) - (x < 0); }
+
+// Number of magnitude bits of x (0 for 0).
+inline int bit_length(i128 x) {
+  const unsigned __int128 m = x < 0 ? -static_cast<unsigned __int128>(x) : static_cast<unsigned __int128>(x);
+  const std::uint64_t hi = std::uint64_t(m >> 64), lo = std::uint64_t(m);
+  if (hi) return 128 - __builtin_clzll(hi);
+  return lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+inline i128 minor2(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d) {
+  return i128(a) * d - i128(b) * c;  // |a|,|b|,|c|,|d| < 2^61: |result| < 2^123
+}
+
+struct P2 {
+  std::int64_t x, y;
+};
+
+inline int orient2(const P2& a, const P2& b, const P2& c) {
+  return sign128(minor2(b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y));
+}
+
+inline int orient3(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
+  const std::int64_t u0 = b[0] - a[0], u1 = b[1] - a[1], u2 = b[2] - a[2];
+  const std::int64_t v0 = c[0] - a[0], v1 = c[1] - a[1], v2 = c[2] - a[2];
+  const std::int64_t w0 = d[0] - a[0], w1 = d[1] - a[1], w2 = d[2] - a[2];
+  const i128 c0 = minor2(v1, v2, w1, w2), c1 = minor2(v2, v0, w2, w0), c2 = minor2(v0, v1, w0, w1);
+  // Exact in __int128 when every product |u_i c_i| < 2^125 (the sum is then < 3 2^125 < 2^127),
+  // which holds for nearby triangles; otherwise in 256 bits. Both give the exact sign.
+  const int bu = std::max({bit_length(u0), bit_length(u1), bit_length(u2)});
+  const int bc = std::max({bit_length(c0), bit_length(c1), bit_length(c2)});
+  if (bu + bc <= 125) return sign128(u0 * c0 + u1 * c1 + u2 * c2);
+  const int256_t det = int256_t(u0) * int256_t(c0) + int256_t(u1) * int256_t(c1) + int256_t(u2) * int256_t(c2);
+  return det.sign();
+}
+
+// Drops coordinate k; cyclic order so that orient2 of a projected triangle has the sign of the
+// k-th component of its normal (q-p) x (r-p).
+inline P2 project(const FixedVertex& v, int k) {
+  switch (k) {
+    case 0: return {v[1], v[2]};
+    case 1: return {v[2], v[0]};
+    default: return {v[0], v[1]};
+  }
+}
+
+// The axis of the largest exact |normal component| (ties to the lower axis), or -1 when the
+// triangle is degenerate (normal exactly 0).
+int projection_axis(const FixedVertex& p, const FixedVertex& q, const FixedVertex& r) {
+  int best = -1;
+  i128 best_abs = 0;
+  for (int k = 0; k < 3; ++k) {
+    const P2 a = project(p, k), b = project(q, k), c = project(r, k);
+    i128 n = minor2(b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y);
+    if (n < 0) n = -n;
+    if (n > best_abs) {
+      best_abs = n;
+      best = k;
+    }
+  }
+  return best;
+}
+
+// ---- Guigue-Devillers, 2D (paper Sec. 4); triangles counter-clockwise, non-degenerate ----
+
+bool intersection_test_vertex(const P2& p1, const P2& q1, const P2& r1,  //
+                              const P2& p2, const P2& q2, const P2& r2) {
+  if (orient2(r2, p2, q1) >= 0) {
+    if (orient2(r2, q2, q1) <= 0) {
+      if (orient2(p1, p2, q1) > 0) return orient2(p1, q2, q1) <= 0;
+      if (orient2(p1, p2, r1) >= 0) return orient2(q1, r1, p2) >= 0;
+      return false;
+    }
+    if (orient2(p1, q2, q1) <= 0 && orient2(r2, q2, r1) <= 0) return orient2(q1, r1, q2) >= 0;
+    return false;
+  }
+  if (orient2(r2, p2, r1) >= 0) {
+    if (orient2(q1, r1, r2) >= 0) return orient2(p1, p2, r1) >= 0;
+    if (orient2(q1, r1, q2) >= 0) return orient2(r2, r1, q2) >= 0;
+  }
+  return false;
+}
+
+bool intersection_test_edge(const P2& p1, const P2& q1, const P2& r1,  //
+                            const P2& p2, const P2& /*q2*/, const P2& r2) {
+  if (orient2(r2, p2, q1) >= 0) {
+    if (orient2(p1, p2, q1) >= 0) return orient2(p1, q1, r2) >= 0;
+    if (orient2(q1, r1, p2) >= 0) return orient2(r1, p1, p2) >= 0;
+    return false;
+  }
+  if (orient2(r2, p2, r1) >= 0 && orient2(p1, p2, r1) >= 0) {
+    return orient2(p1, r1, r2) >= 0 || orient2(q1, r1, r2) >= 0;
+  }
+  return false;
+}
+
+bool ccw_tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
+                    const P2& p2, const P2& q2, const P2& r2) {
+  if (orient2(p2, q2, p1) >= 0) {
+    if (orient2(q2, r2, p1) >= 0) {
+      if (orient2(r2, p2, p1) >= 0) return true;
+      return intersection_test_edge(p1, q1, r1, p2, q2, r2);
+    }
+    if (orient2(r2, p2, p1) >= 0) return intersection_test_edge(p1, q1, r1, r2, p2, q2);
+    return intersection_test_vertex(p1, q1, r1, p2, q2, r2);
+  }
+  if (orient2(q2, r2, p1) >= 0) {
+    if (orient2(r2, p2, p1) >= 0) return intersection_test_edge(p1, q1, r1, q2, r2, p2);
+    return intersection_test_vertex(p1, q1, r1, q2, r2, p2);
+  }
+  return intersection_test_vertex(p1, q1, r1, r2, p2, q2);
+}
+
+bool tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
+                const P2& p2, const P2& q2, const P2& r2) {
+  const bool cw1 = orient2(p1, q1, r1) < 0;
+  const bool cw2 = orient2(p2, q2, r2) < 0;
+  return ccw_tri_tri_2d(p1, cw1 ? r1 : q1, cw1 ? q1 : r1, p2, cw2 ? r2 : q2, cw2 ? q2 : r2);
+}
+
+// ---- Segments and points (degenerate triangles) ----
+
+bool segments_intersect_2d(const P2& a, const P2& b, const P2& c, const P2& d) {
+  const int d1 = orient2(a, b, c), d2 = orient2(a, b, d);
+  const int d3 = orient2(c, d, a), d4 = orient2(c, d, b);
+  if (d1 * d2 > 0 || d3 * d4 > 0) return false;
+  if (d1 == 0 && d2 == 0 && d3 == 0 && d4 == 0) {
+    return std::max(std::min(a.x, b.x), std::min(c.x, d.x)) <= std::min(std::max(a.x, b.x), std::max(c.x, d.x)) &&
+           std::max(std::min(a.y, b.y), std::min(c.y, d.y)) <= std::min(std::max(a.y, b.y), std::max(c.y, d.y));
+  }
+  return true;
+}
+
+bool point_in_triangle_2d(const P2& x, const P2& p, const P2& q, const P2& r) {
+  const int o1 = orient2(p, q, x), o2 = orient2(q, r, x), o3 = orient2(r, p, x);
+  return !((o1 < 0 || o2 < 0 || o3 < 0) && (o1 > 0 || o2 > 0 || o3 > 0));
+}
+
+bool segment_triangle(const FixedVertex& a, const FixedVertex& b, const FixedVertex& p, const FixedVertex& q,
+                      const FixedVertex& r, int k) {
+  const int oa = orient3(p, q, r, a), ob = orient3(p, q, r, b);
+  if (oa * ob > 0) return false;
+  const P2 P = project(p, k), Q = project(q, k), R = project(r, k);
+  if (oa == 0 && ob == 0) {
+    const P2 A = project(a, k), B = project(b, k);
+    return point_in_triangle_2d(A, P, Q, R) || segments_intersect_2d(A, B, P, Q) || segments_intersect_2d(A, B, Q, R) ||
+           segments_intersect_2d(A, B, R, P);
+  }
+  if (oa == 0) return point_in_triangle_2d(project(a, k), P, Q, R);
+  if (ob == 0) return point_in_triangle_2d(project(b, k), P, Q, R);
+  const int s1 = orient3(a, b, p, q), s2 = orient3(a, b, q, r), s3 = orient3(a, b, r, p);
+  return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
+}
+
+bool segments_intersect_3d(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
+  if (orient3(a, b, c, d) != 0) return false;
+  for (int k = 0; k < 3; ++k) {
+    if (!segments_intersect_2d(project(a, k), project(b, k), project(c, k), project(d, k))) return false;
+  }
+  return true;
+}
+
+std::pair<FixedVertex, FixedVertex> extent(const FixedVertex& p, const FixedVertex& q, const FixedVertex& r) {
+  for (int i = 0; i < 3; ++i) {
+    if (p[i] == q[i] && q[i] == r[i]) continue;
+    const FixedVertex* lo = &p;
+    const FixedVertex* hi = &p;
+    for (const FixedVertex* v : {&q, &r}) {
+      if ((*v)[i] < (*lo)[i]) lo = v;
+      if ((*v)[i] > (*hi)[i]) hi = v;
+    }
+    return {*lo, *hi};
+  }
+  return {p, p};
+}
+
+bool coplanar_or_degenerate(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
+                            const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2) {
+  const int k1 = projection_axis(p1, q1, r1);
+  const int k2 = projection_axis(p2, q2, r2);
+  if (k1 >= 0 && k2 >= 0) {
+    return tri_tri_2d(project(p1, k1), project(q1, k1), project(r1, k1),  //
+                      project(p2, k1), project(q2, k1), project(r2, k1));
+  }
+  if (k1 >= 0) {
+    const auto [a, b] = extent(p2, q2, r2);
+    return segment_triangle(a, b, p1, q1, r1, k1);
+  }
+  if (k2 >= 0) {
+    const auto [a, b] = extent(p1, q1, r1);
+    return segment_triangle(a, b, p2, q2, r2, k2);
+  }
+  const auto [a, b] = extent(p1, q1, r1);
+  const auto [c, d] = extent(p2, q2, r2);
+  return segments_intersect_3d(a, b, c, d);
+}
+
+// ---- Guigue-Devillers, 3D (paper Sec. 3) ----
+constexpr int kCoplanar = 2;
+
+inline int check_min_max(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
+                         const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2) {
+  if (orient3(p1, q1, p2, q2) > 0) return 0;
+  if (orient3(p1, r1, r2, p2) > 0) return 0;
+  return 1;
+}
+
+int tri_tri_3d(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
+               const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2, int dp2, int dq2, int dr2) {
+  if (dp2 > 0) {
+    if (dq2 > 0) return check_min_max(p1, r1, q1, r2, p2, q2);
+    if (dr2 > 0) return check_min_max(p1, r1, q1, q2, r2, p2);
+    return check_min_max(p1, q1, r1, p2, q2, r2);
+  }
+  if (dp2 < 0) {
+    if (dq2 < 0) return check_min_max(p1, q1, r1, r2, p2, q2);
+    if (dr2 < 0) return check_min_max(p1, q1, r1, q2, r2, p2);
+    return check_min_max(p1, r1, q1, p2, q2, r2);
+  }
+  if (dq2 < 0) {
+    if (dr2 >= 0) return check_min_max(p1, r1, q1, q2, r2, p2);
+    return check_min_max(p1, q1, r1, p2, q2, r2);
+  }
+  if (dq2 > 0) {
+    if (dr2 > 0) return check_min_max(p1, r1, q1, p2, q2, r2);
+    return check_min_max(p1, q1, r1, q2, r2, p2);
+  }
+  if (dr2 > 0) return check_min_max(p1, q1, r1, r2, p2, q2);
+  if (dr2 < 0) return check_min_max(p1, r1, q1, r2, p2, q2);
+  return kCoplanar;
+}
+
+bool gd_intersect(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
+                  const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2) {
+  const int dp1 = orient3(p2, q2, r2, p1);
+  const int dq1 = orient3(p2, q2, r2, q1);
+  const int dr1 = orient3(p2, q2, r2, r1);
+  if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
+
+  const int dp2 = orient3(p1, q1, r1, p2);
+  const int dq2 = orient3(p1, q1, r1, q2);
+  const int dr2 = orient3(p1, q1, r1, r2);
+  if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
+
+  int res;
+  if (dp1 > 0) {
+    if (dq1 > 0) res = tri_tri_3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+    else if (dr1 > 0) res = tri_tri_3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+    else res = tri_tri_3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+  } else if (dp1 < 0) {
+    if (dq1 < 0) res = tri_tri_3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+    else if (dr1 < 0) res = tri_tri_3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+    else res = tri_tri_3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+  } else if (dq1 < 0) {
+    if (dr1 >= 0) res = tri_tri_3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+    else res = tri_tri_3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+  } else if (dq1 > 0) {
+    if (dr1 > 0) res = tri_tri_3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+    else res = tri_tri_3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+  } else if (dr1 > 0) {
+    res = tri_tri_3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+  } else if (dr1 < 0) {
+    res = tri_tri_3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+  } else {
+    res = kCoplanar;
+  }
+  if (res == kCoplanar) return coplanar_or_degenerate(p1, q1, r1, p2, q2, r2);
+  return res != 0;
+}
+
+void check_coordinates(const FixedTriangle& t) {
+  for (const FixedVertex& x : t.v)
+    for (std::int64_t c : x)
+      if (c >= kFixedCoordinateLimit || c <= -kFixedCoordinateLimit)
+        throw std::out_of_range("fixed_triangles_intersect: coordinate " + std::to_string(c) +
+                                " outside (-2^60, 2^60)");
+}
+
+// ---- Double-precision distances (for tests and reports; not part of the bit-accurate path) ----
+
+double point_segment_dist2(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 d = b - a;
+  const double len2 = d.squaredNorm();
+  double t = len2 > 0 ? (p - a).dot(d) / len2 : 0.0;
+  t = std::clamp(t, 0.0, 1.0);
+  return (a + t * d - p).squaredNorm();
+}
+
+// Ericson, Real-Time Collision Detection, 5.1.9 (closest points of two segments).
+double segment_segment_dist2(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2) {
+  const Vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
+  double s = 0, t = 0;
+  if (a == 0 && e == 0) {
+    s = t = 0;
+  } else if (a == 0) {
+    t = std::clamp(f / e, 0.0, 1.0);
+  } else {
+    const double c = d1.dot(r);
+    if (e == 0) {
+      s = std::clamp(-c / a, 0.0, 1.0);
+    } else {
+      const double b = d1.dot(d2), denom = a * e - b * b;
+      s = denom > 0 ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = std::clamp(-c / a, 0.0, 1.0);
+      } else if (t > 1) {
+        t = 1;
+        s = std::clamp((b - c) / a, 0.0, 1.0);
+      }
+    }
+  }
+  double best = (p1 + s * d1 - (p2 + t * d2)).squaredNorm();
+  // Endpoint distances guard against rounding in the near-parallel case.
+  best = std::min({best, point_segment_dist2(p1, p2, q2), point_segment_dist2(q1, p2, q2),
+                   point_segment_dist2(p2, p1, q1), point_segment_dist2(q2, p1, q1)});
+  return best;
+}
+
+double point_triangle_dist2(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  double best = std::min({point_segment_dist2(p, a, b), point_segment_dist2(p, b, c), point_segment_dist2(p, c, a)});
+  const Vec3 n = (b - a).cross(c - a);
+  const double n2 = n.squaredNorm();
+  if (n2 > 0 && n.dot((b - a).cross(p - a)) >= 0 && n.dot((c - b).cross(p - b)) >= 0 &&
+      n.dot((a - c).cross(p - c)) >= 0) {
+    const double h = n.dot(p - a);
+    best = std::min(best, h * h / n2);
+  }
+  return best;
+}
+
+}  // namespace
+
+void check_triangle_params(TriangleFixedParams params) {
+  if (params.v < 1 || params.m < 1 || params.v + params.m > kMaxTriangleFixedBits)
+    throw std::invalid_argument("triangle unit: need v >= 1, m >= 1, v + m <= " +
+                                std::to_string(kMaxTriangleFixedBits) + " (got " + params_text(params) + ")");
+}
+
+TriangleUnitWidths triangle_unit_widths(TriangleFixedParams params) {
+  check_triangle_params(params);
+  const int v = params.v, m = params.m;
+  return {v + 2, m + 2, v + m + 3, v + m + 4, v + m + 4, v + m + 5, 2 * (v + m) + 9, 3 * (v + m) + 13};
+}
+
+QuantizedPose quantize_pose(const Pose& pose, double s, TriangleFixedParams params) {
+  check_triangle_params(params);
+  check_scale(s);
+  QuantizedPose q;
+  q.params = params;
+  q.scale = s;
+  double t[3];
+  for (int i = 0; i < 3; ++i) {
+    t[i] = pose.translation[i] / s;
+    if (!(std::fabs(t[i]) <= 4.0)) return q;  // also catches NaN and infinity: in_range stays false
+  }
+  const Mat3 M = pose.matrix();
+  if (!M.allFinite()) throw std::invalid_argument("quantize_pose: rotation is not finite");
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) q.M[i][j] = static_cast<std::int64_t>(std::nearbyint(std::ldexp(M(i, j), params.m)));
+    q.T[i] = static_cast<std::int64_t>(std::nearbyint(std::ldexp(t[i], params.v + params.m)));
+  }
+  q.in_range = true;
+  return q;
+}
+
+std::vector<FixedVertex> quantize_vertices(const Mesh& mesh, double s, int v) {
+  check_scale(s);
+  const std::int64_t limit = std::int64_t(1) << v;
+  std::vector<FixedVertex> out;
+  out.reserve(mesh.vertices.size());
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    FixedVertex q;
+    for (int k = 0; k < 3; ++k) {
+      const double x = mesh.vertices[i][k] / s;
+      if (!(std::fabs(x) <= 1.0))
+        throw std::out_of_range(mesh.name + ": vertex " + std::to_string(i) +
+                                " lies outside the scene scale (|x / s| > 1); s must be the largest |DOP coefficient|");
+      q[k] = quantize_vertex(x, v);
+      if (q[k] > limit || q[k] < -limit) throw std::out_of_range("quantize_vertices: |q| > 2^v");
+    }
+    out.push_back(q);
+  }
+  return out;
+}
+
+FixedVertex lift_first_vertex(const FixedVertex& q, int m) {
+  // Multiplication, not <<, so that negative values are well defined; |q| <= 2^v keeps it exact.
+  const std::int64_t f = std::int64_t(1) << m;
+  return {q[0] * f, q[1] * f, q[2] * f};
+}
+
+FixedVertex place_fixed_vertex(const QuantizedPose& pose, const FixedVertex& q) {
+  if (!pose.in_range)
+    throw std::out_of_range("place_fixed_vertex: |T / s| > 4, outside the triangle unit's range (the objects are "
+                            "disjoint: skip the query)");
+  const std::int64_t vlim = std::int64_t(1) << pose.params.v;
+  for (std::int64_t c : q)
+    if (c > vlim || c < -vlim) throw std::out_of_range("place_fixed_vertex: |q| > 2^v");
+  FixedVertex x;
+  for (int i = 0; i < 3; ++i) {
+    // |M'_ij q_j| <= 2^(v+m), sum of three plus |T'| <= 4 2^(v+m): |x| <= 7 2^(v+m) < 2^59.
+    x[i] = pose.M[i][0] * q[0] + pose.M[i][1] * q[1] + pose.M[i][2] * q[2] + pose.T[i];
+  }
+  return x;
+}
+
+std::vector<FixedTriangle> first_fixed_triangles(const Mesh& first, double s, TriangleFixedParams params) {
+  check_triangle_params(params);
+  const std::vector<FixedVertex> q = quantize_vertices(first, s, params.v);
+  std::vector<FixedVertex> lifted;
+  lifted.reserve(q.size());
+  for (const FixedVertex& x : q) lifted.push_back(lift_first_vertex(x, params.m));
+  std::vector<FixedTriangle> out(first.triangle_count());
+  for (std::size_t t = 0; t < out.size(); ++t)
+    for (int i = 0; i < 3; ++i) out[t].v[i] = lifted[first.triangles[t][i]];
+  return out;
+}
+
+std::vector<FixedTriangle> placed_fixed_triangles(const Mesh& second, const QuantizedPose& pose) {
+  check_triangle_params(pose.params);
+  if (!pose.in_range) place_fixed_vertex(pose, FixedVertex{});  // throws the documented error
+  const std::vector<FixedVertex> q = quantize_vertices(second, pose.scale, pose.params.v);
+  std::vector<FixedVertex> placed;
+  placed.reserve(q.size());
+  for (const FixedVertex& x : q) placed.push_back(place_fixed_vertex(pose, x));
+  std::vector<FixedTriangle> out(second.triangle_count());
+  for (std::size_t t = 0; t < out.size(); ++t)
+    for (int i = 0; i < 3; ++i) out[t].v[i] = placed[second.triangles[t][i]];
+  return out;
+}
+
+std::vector<FixedTriangle> placed_fixed_triangles(const Mesh& second, double s, TriangleFixedParams params,
+                                                  const Pose& pose) {
+  return placed_fixed_triangles(second, quantize_pose(pose, s, params));
+}
+
+int fixed_orient3d(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
+  for (const FixedVertex* p : {&a, &b, &c, &d})
+    for (std::int64_t x : *p)
+      if (x >= kFixedCoordinateLimit || x <= -kFixedCoordinateLimit)
+        throw std::out_of_range("fixed_orient3d: coordinate outside (-2^60, 2^60)");
+  return orient3(a, b, c, d);
+}
+
+int fixed_orient2d(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by, std::int64_t cx,
+                   std::int64_t cy) {
+  for (std::int64_t x : {ax, ay, bx, by, cx, cy})
+    if (x >= kFixedCoordinateLimit || x <= -kFixedCoordinateLimit)
+      throw std::out_of_range("fixed_orient2d: coordinate outside (-2^60, 2^60)");
+  return orient2({ax, ay}, {bx, by}, {cx, cy});
+}
+
+bool fixed_triangles_intersect(const FixedTriangle& a, const FixedTriangle& b) {
+  check_coordinates(a);
+  check_coordinates(b);
+  return gd_intersect(a.v[0], a.v[1], a.v[2], b.v[0], b.v[1], b.v[2]);
+}
+
+double triangle_delta(double s, TriangleFixedParams params) {
+  check_triangle_params(params);
+  check_scale(s);
+  const double r3 = std::sqrt(3.0);
+  const int v = params.v, m = params.m;
+  const double per_s = r3 * (std::ldexp(1.0, -v) + std::ldexp(1.0, -(v + m + 1))) +
+                       3.0 * r3 * std::ldexp(1.0, -(m + 1)) * (1.0 + std::ldexp(1.0, -(v + 1))) +
+                       std::ldexp(1.0, -46);
+  return s * per_s;
+}
+
+Vec3 fixed_to_scene(const FixedVertex& x, double s, TriangleFixedParams params) {
+  const int e = params.v + params.m;
+  return Vec3(std::ldexp(double(x[0]), -e), std::ldexp(double(x[1]), -e), std::ldexp(double(x[2]), -e)) * s;
+}
+
+double triangle_distance(const Vec3& p0, const Vec3& p1, const Vec3& p2,  //
+                         const Vec3& q0, const Vec3& q1, const Vec3& q2) {
+  if (triangles_intersect(p0, p1, p2, q0, q1, q2)) return 0.0;
+  // Disjoint closed triangles: the closest pair is a vertex of one and a point of the other, or
+  // a point on an edge of each.
+  double best = std::numeric_limits<double>::infinity();
+  const Vec3* P[3] = {&p0, &p1, &p2};
+  const Vec3* Q[3] = {&q0, &q1, &q2};
+  for (int i = 0; i < 3; ++i) {
+    best = std::min(best, point_triangle_dist2(*P[i], q0, q1, q2));
+    best = std::min(best, point_triangle_dist2(*Q[i], p0, p1, p2));
+    for (int j = 0; j < 3; ++j)
+      best = std::min(best, segment_segment_dist2(*P[i], *P[(i + 1) % 3], *Q[j], *Q[(j + 1) % 3]));
+  }
+  return std::sqrt(best);
+}
+
+}  // namespace kdopcd
