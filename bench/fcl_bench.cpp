@@ -194,65 +194,6 @@ std::size_t fcl_traverse(fcl::BVHModel<BV>& m1, fcl::BVHModel<BV>& m2, fcl::Coll
   return result.numContacts();
 }
 
-// The reference's pair test, as in ref/src/collide.cpp (float backend, all axes), so the
-// traversal and the triangle tests can be timed apart.
-auto float_pair_test(const DopTree& first, const DopTree& second, const SatSetup& setup, int axes) {
-  const int half = first.k() / 2, n = axes <= 0 ? first.k() : std::min(axes, first.k());
-  return [&first, &second, &setup, half, n](int nf, int ns) {
-    const double* b = first.coefficients(nf).data();
-    const double* a = second.coefficients(ns).data();
-    for (int i = 0; i < n; ++i) {
-      const AxisSetup& ax = setup.axes[i];
-      if (float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
-        return PairVerdict{true, i + 1};
-    }
-    return PairVerdict{false, n};
-  };
-}
-
-// What-if for the report: the same pair test (same arithmetic, same verdicts) with the
-// antiparallel coefficient indices (j + k/2) mod k precomputed per axis instead of computed
-// with an integer division on every axis test, as float_axis_diffs does.
-struct FastAxis {
-  int a[6], b[6];  // jA, then the antiparallel ones; jB likewise
-  double PA[3], PB[3], p;
-};
-std::vector<FastAxis> fast_axes(const SatSetup& setup, int axes) {
-  std::vector<FastAxis> out;
-  const int k = setup.k, half = k / 2, n = axes <= 0 ? k : std::min(axes, k);
-  for (int i_axis = 0; i_axis < n; ++i_axis) {
-    const AxisSetup& ax = setup.axes[i_axis];
-    FastAxis f{};
-    for (int i = 0; i < 3; ++i) {
-      f.a[i] = ax.jA[i];
-      f.a[i + 3] = (ax.jA[i] + half) % k;
-      f.b[i] = ax.jB[i];
-      f.b[i + 3] = (ax.jB[i] + half) % k;
-      f.PA[i] = ax.PA[i];
-      f.PB[i] = ax.PB[i];
-    }
-    f.p = ax.p;
-    out.push_back(f);
-  }
-  return out;
-}
-auto fast_pair_test(const DopTree& first, const DopTree& second, const std::vector<FastAxis>& axes) {
-  return [&first, &second, &axes](int nf, int ns) {
-    const double* b = first.coefficients(nf).data();
-    const double* a = second.coefficients(ns).data();
-    const int n = int(axes.size());
-    for (int i = 0; i < n; ++i) {
-      const FastAxis& x = axes[i];
-      const double a_min = x.PA[0] * a[x.a[0]] + x.PA[1] * a[x.a[1]] + x.PA[2] * a[x.a[2]];
-      const double a_max = -(x.PA[0] * a[x.a[3]] + x.PA[1] * a[x.a[4]] + x.PA[2] * a[x.a[5]]);
-      const double b_min = x.PB[0] * b[x.b[0]] + x.PB[1] * b[x.b[1]] + x.PB[2] * b[x.b[2]];
-      const double b_max = -(x.PB[0] * b[x.b[3]] + x.PB[1] * b[x.b[4]] + x.PB[2] * b[x.b[5]]);
-      if ((a_min + x.p) - b_max > 0 || b_min - (a_max + x.p) > 0) return PairVerdict{true, i + 1};
-    }
-    return PairVerdict{false, n};
-  };
-}
-
 struct Row {
   std::string scene;
   PoseClass kind;
@@ -265,7 +206,7 @@ struct Row {
   Mismatch aabb_check, kdop_check;
   // Breakdown of ours (seconds): set-up, placement, traversal with the triangle test replaced
   // by recording the leaf pair, exact triangle tests on the recorded pairs.
-  double t_setup = 0, t_place = 0, t_traverse = 0, t_triangles = 0, t_traverse_fast = 0;
+  double t_setup = 0, t_place = 0, t_traverse = 0, t_triangles = 0;
   int fcl_kdop_bv_tests = 0, fcl_kdop_leaf_tests = 0;
   double best_e2e() const { return *std::min_element(e2e.begin(), e2e.end()); }
   std::size_t best_e2e_index() const { return std::size_t(std::min_element(e2e.begin(), e2e.end()) - e2e.begin()); }
@@ -398,11 +339,12 @@ int main(int argc, char** argv) {
         return fcl_traverse(*kdop1, *kdop2, result);
       });
 
-      // Where our time goes: the parts of collide() timed one by one.
+      // Where our time goes: the parts of collide() timed one by one. The traversal is the
+      // library's own, with the triangle test replaced by recording the leaf pair.
       const SatSetup setup = make_sat_setup(ta.orientations(), pose);
       std::vector<std::pair<int, int>> leaves, leaves_scratch;
-      traverse(ta, tb, options, float_pair_test(ta, tb, setup, axes), [&](int f, int s) {
-        leaves.emplace_back(f, s);
+      collide(ta, tb, setup, placed, options, SatBackend::Float, FixedParams{}, [&](std::uint32_t f, std::uint32_t s) {
+        leaves.emplace_back(int(f), int(s));
         return false;
       });
       leaves_scratch.reserve(leaves.size());
@@ -410,29 +352,11 @@ int main(int argc, char** argv) {
       double* t_place = m.add([&] { return place_vertices(mb, pose).size(); });
       double* t_traverse = m.add([&] {
         leaves_scratch.clear();
-        return traverse(ta, tb, options, float_pair_test(ta, tb, setup, axes),
-                        [&](int f, int s) {
-                          leaves_scratch.emplace_back(f, s);
-                          return false;
-                        })
-            .stats.pair_tests;
-      });
-      const std::vector<FastAxis> fast = fast_axes(setup, axes);
-      {
-        std::vector<std::pair<int, int>> check;
-        traverse(ta, tb, options, fast_pair_test(ta, tb, fast), [&](int f, int s) {
-          check.emplace_back(f, s);
-          return false;
-        });
-        if (check != leaves) fmt::print(stderr, "  what-if pair test: different leaf pairs!\n");
-      }
-      double* t_traverse_fast = m.add([&] {
-        leaves_scratch.clear();
-        return traverse(ta, tb, options, fast_pair_test(ta, tb, fast),
-                        [&](int f, int s) {
-                          leaves_scratch.emplace_back(f, s);
-                          return false;
-                        })
+        return collide(ta, tb, setup, placed, options, SatBackend::Float, FixedParams{},
+                       [&](std::uint32_t f, std::uint32_t s) {
+                         leaves_scratch.emplace_back(int(f), int(s));
+                         return false;
+                       })
             .stats.pair_tests;
       });
       double* t_triangles = m.add([&] {
@@ -453,7 +377,6 @@ int main(int argc, char** argv) {
       row.t_place = *t_place;
       row.t_traverse = *t_traverse;
       row.t_triangles = *t_triangles;
-      row.t_traverse_fast = *t_traverse_fast;
       fmt::print(stderr, "  {:16} contacts {:6}  ours {} us  best FCL {} us  KDOP24 trav {} us\n",
                  to_string(cp.kind), row.contacts, us(row.ours), us(row.best_e2e()), us(row.kdop_trav));
       rows.push_back(std::move(row));
@@ -515,11 +438,11 @@ int main(int argc, char** argv) {
 
   fmt::print("\n### Where our time goes (µs per query, each part timed alone) and work done\n\n");
   fmt::print("| scene | pose class | ours total | SAT set-up | place vertices | traversal (DOP tests) | "
-             "traversal, no % (what-if) | triangle tests | our DOP pair tests | our axis tests | our triangle tests | "
-             "FCL KDOP24 BV tests | FCL KDOP24 leaf tests |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+             "triangle tests | our DOP pair tests | our axis tests | our triangle tests | "
+             "FCL KDOP24 BV tests | FCL KDOP24 leaf tests |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
   for (const Row& r : rows)
-    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene, to_string(r.kind),
-               us(r.ours), us(r.t_setup), us(r.t_place), us(r.t_traverse), us(r.t_traverse_fast), us(r.t_triangles), r.stats.pair_tests,
+    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene, to_string(r.kind),
+               us(r.ours), us(r.t_setup), us(r.t_place), us(r.t_traverse), us(r.t_triangles), r.stats.pair_tests,
                r.stats.axis_tests, r.stats.triangle_tests, r.fcl_kdop_bv_tests, r.fcl_kdop_leaf_tests);
   return int(g_sink == 0xdeadbeef);  // never; uses the sink
 }

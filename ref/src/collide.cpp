@@ -6,11 +6,13 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/sat_exact.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_float.hpp"
+#include "kdopcd/tri_fixed.hpp"
 #include "kdopcd/tri_tri.hpp"
 
 namespace kdopcd {
@@ -41,16 +43,124 @@ PairVerdict test_axes(const SatSetup& setup, int n, AxisSeparates&& separates) {
   return {false, n};
 }
 
-}  // namespace
+// An axis of the float test in the form the inner loop wants. Every axis of make_sat_setup is
+// one object's own face normal (even axes the first object's, odd axes the second's), whose
+// mapping vector is exactly (-1, 0, 0): that object's interval is [-c[j0], c[opposite j0]]
+// without a product. The result is bit-identical to float_axis_diffs, since -1 * x = -x and
+// adding 0 * y changes no finite sum (up to the sign of a zero, which no strict comparison
+// sees). A set-up from elsewhere (any other P) is evaluated by float_axis_diffs itself.
+struct FloatAxis {
+  int own_min, own_max;  // own object's interval: [-own[own_min], own[own_max]]
+  int j[3], jk[3];       // the other object's triple and the opposite faces
+  double P[3];
+  double p;
+};
 
-QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup& setup,
-                    const std::vector<Vec3>& placed, const TraversalOptions& options, SatBackend backend,
-                    const FixedParams& fixed, const TriangleTest& custom_triangle_test) {
-  if (first.k() != second.k() || setup.k != first.k())
-    throw std::invalid_argument("collide: trees and set-up must share k");
-  const int k = first.k();
-  const int half = k / 2;
-  const int n = options.axes <= 0 ? k : std::min(options.axes, k);
+constexpr std::array<double, 3> kOwnDirectionP{-1.0, 0.0, 0.0};
+
+// Fills `out` for axis `index` of `ax`; false if the axis is not of the expected own kind.
+bool make_float_axis(const AxisSetup& ax, int index, int half, FloatAxis& out) {
+  const bool first_is_own = index % 2 == 0;
+  if ((first_is_own ? ax.PB : ax.PA) != kOwnDirectionP) return false;
+  const auto& own_j = first_is_own ? ax.jB : ax.jA;
+  const auto& other_j = first_is_own ? ax.jA : ax.jB;
+  const auto& other_P = first_is_own ? ax.PA : ax.PB;
+  out.own_min = own_j[0];
+  out.own_max = opposite_face(own_j[0], half);
+  for (int i = 0; i < 3; ++i) {
+    out.j[i] = other_j[i];
+    out.jk[i] = opposite_face(other_j[i], half);
+    out.P[i] = other_P[i];
+  }
+  out.p = ax.p;
+  return true;
+}
+
+// Even axis: the first object ("B") owns it, the second ("A") is projected.
+inline bool separates_first_own(const FloatAxis& f, const double* a, const double* b) {
+  const double a_min = f.P[0] * a[f.j[0]] + f.P[1] * a[f.j[1]] + f.P[2] * a[f.j[2]];
+  const double a_max = -(f.P[0] * a[f.jk[0]] + f.P[1] * a[f.jk[1]] + f.P[2] * a[f.jk[2]]);
+  return ((a_min + f.p) - b[f.own_max]) > 0 || (-b[f.own_min] - (a_max + f.p)) > 0;
+}
+
+// Odd axis: the second object ("A") owns it, the first ("B") is projected.
+inline bool separates_second_own(const FloatAxis& f, const double* a, const double* b) {
+  const double b_min = f.P[0] * b[f.j[0]] + f.P[1] * b[f.j[1]] + f.P[2] * b[f.j[2]];
+  const double b_max = -(f.P[0] * b[f.jk[0]] + f.P[1] * b[f.jk[1]] + f.P[2] * b[f.jk[2]]);
+  return ((-a[f.own_min] + f.p) - b_max) > 0 || (b_min - (a[f.own_max] + f.p)) > 0;
+}
+
+// The axes of a query, each made on first use: a pair of roots separated by axis 0 costs one
+// axis set-up instead of k.
+class LazyAxes {
+ public:
+  LazyAxes(const OrientationSet& set, const Pose& pose)
+      : set_(&set), M_(pose.matrix()), T_(pose.translation), half_(set.half()) {
+    axes_.resize(set.k());
+    ready_.assign(set.k(), 0);
+  }
+  explicit LazyAxes(const SatSetup& setup) : half_(setup.k / 2), general_(setup.axes) {
+    axes_.resize(setup.axes.size());
+    ready_.assign(setup.axes.size(), 1);
+    for (std::size_t i = 0; i < setup.axes.size(); ++i)
+      structured_ &= make_float_axis(setup.axes[i], int(i), half_, axes_[i]);
+  }
+  // False for a set-up whose axes are not own-direction axes in make_sat_setup's order.
+  bool structured() const { return structured_; }
+  const std::vector<AxisSetup>& general() const { return general_; }
+  const FloatAxis& operator[](int i) {
+    if (!ready_[i]) {
+      make_float_axis(make_axis_setup(*set_, M_, T_, i), i, half_, axes_[i]);
+      ready_[i] = 1;
+    }
+    return axes_[i];
+  }
+
+ private:
+  const OrientationSet* set_ = nullptr;
+  Mat3 M_;
+  Vec3 T_;
+  int half_;
+  bool structured_ = true;
+  std::vector<AxisSetup> general_;
+  std::vector<FloatAxis> axes_;
+  std::vector<char> ready_;
+};
+
+// The second object's placed vertices, each computed on first use (place_vertex rounds them
+// exactly as place_vertices does), so a query pays only for the triangles it tests.
+class LazyPlacement {
+ public:
+  LazyPlacement(const Mesh& mesh, const Pose& pose) : mesh_(&mesh), R_(pose.matrix()), t_(pose.translation) {
+    placed_.resize(mesh.vertices.size());
+    ready_.assign(mesh.vertices.size(), 0);
+  }
+  explicit LazyPlacement(const std::vector<Vec3>& placed) : given_(&placed) {}
+  const Vec3& operator[](std::uint32_t v) {
+    if (given_) return (*given_)[v];
+    if (!ready_[v]) {
+      placed_[v] = place_vertex(R_, t_, mesh_->vertices[v]);
+      ready_[v] = 1;
+    }
+    return placed_[v];
+  }
+
+ private:
+  const Mesh* mesh_ = nullptr;
+  const std::vector<Vec3>* given_ = nullptr;
+  Mat3 R_;
+  Vec3 t_;
+  std::vector<Vec3> placed_;
+  std::vector<char> ready_;
+};
+
+int axes_per_pair(const TraversalOptions& options, int k) { return options.axes <= 0 ? k : std::min(options.axes, k); }
+
+// The float query: the fast path of the reference.
+QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes& axes, LazyPlacement& placed,
+                          const TraversalOptions& options, const TriangleTest& custom_triangle_test) {
+  const int half = first.k() / 2;
+  const int n = axes_per_pair(options, first.k());
   const Mesh& mf = first.mesh();
   const Mesh& ms = second.mesh();
   auto triangle_test = [&](int tf, int ts) {
@@ -59,16 +169,58 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
     return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
                                placed[s[2]]);
   };
+  if (!axes.structured()) {
+    auto general_pair_test = [&](int nf, int ns) {
+      const double* b = first.coefficients(nf).data();
+      const double* a = second.coefficients(ns).data();
+      for (int i = 0; i < n; ++i) {
+        const AxisSetup& ax = axes.general()[i];
+        if (float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
+          return PairVerdict{true, i + 1};
+      }
+      return PairVerdict{false, n};
+    };
+    return traverse(first, second, options, general_pair_test, triangle_test);
+  }
   auto pair_test = [&](int nf, int ns) {
     const double* b = first.coefficients(nf).data();
     const double* a = second.coefficients(ns).data();
-    if (backend == SatBackend::Exact)
-      return test_axes(setup, n, [&](const AxisSetup& ax) {
-        return exact_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated();
-      });
-    return test_axes(setup, n, [&](const AxisSetup& ax) {
-      return float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated();
-    });
+    int i = 0;
+    for (; i + 1 < n; i += 2) {  // the pattern of make_sat_setup: first's own axis, then second's
+      if (separates_first_own(axes[i], a, b)) return PairVerdict{true, i + 1};
+      if (separates_second_own(axes[i + 1], a, b)) return PairVerdict{true, i + 2};
+    }
+    if (i < n && separates_first_own(axes[i], a, b)) return PairVerdict{true, i + 1};
+    return PairVerdict{false, n};
+  };
+  return traverse(first, second, options, pair_test, triangle_test);
+}
+
+void check_same_k(const DopTree& first, const DopTree& second) {
+  if (first.k() != second.k()) throw std::invalid_argument("collide: trees must share k");
+}
+
+}  // namespace
+
+QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup& setup,
+                    const std::vector<Vec3>& placed, const TraversalOptions& options, SatBackend backend,
+                    const FixedParams& fixed, const TriangleTest& custom_triangle_test) {
+  check_same_k(first, second);
+  if (setup.k != first.k()) throw std::invalid_argument("collide: trees and set-up must share k");
+  if (backend == SatBackend::Float) {
+    LazyAxes axes(setup);
+    LazyPlacement given(placed);
+    return collide_float(first, second, axes, given, options, custom_triangle_test);
+  }
+  const int half = first.k() / 2;
+  const int n = axes_per_pair(options, first.k());
+  const Mesh& mf = first.mesh();
+  const Mesh& ms = second.mesh();
+  auto triangle_test = [&](int tf, int ts) {
+    if (custom_triangle_test) return custom_triangle_test(std::uint32_t(tf), std::uint32_t(ts));
+    const auto& s = ms.triangles[ts];
+    return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
+                               placed[s[2]]);
   };
   if (backend == SatBackend::Fixed) {
     // Quantized once per query: both trees at the scene scale, and the set-up's P and p.
@@ -84,13 +236,51 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
     };
     return traverse(first, second, options, fixed_pair_test, triangle_test);
   }
-  return traverse(first, second, options, pair_test, triangle_test);
+  auto exact_pair_test = [&](int nf, int ns) {
+    const double* b = first.coefficients(nf).data();
+    const double* a = second.coefficients(ns).data();
+    return test_axes(setup, n, [&](const AxisSetup& ax) {
+      return exact_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated();
+    });
+  };
+  return traverse(first, second, options, exact_pair_test, triangle_test);
 }
 
 QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pose, const TraversalOptions& options,
                     SatBackend backend, const FixedParams& fixed) {
+  check_same_k(first, second);
+  if (backend == SatBackend::Float) {
+    LazyAxes axes(first.orientations(), pose);
+    LazyPlacement placed(second.mesh(), pose);
+    return collide_float(first, second, axes, placed, options, TriangleTest{});
+  }
   const SatSetup setup = make_sat_setup(first.orientations(), pose);
-  return collide(first, second, setup, place_vertices(second.mesh(), pose), options, backend, fixed);
+  const std::vector<Vec3> placed = place_vertices(second.mesh(), pose);
+  if (backend != SatBackend::Fixed) return collide(first, second, setup, placed, options, backend, fixed);
+  // The fixed backend is the accelerator's arithmetic end to end: the triangle unit's test on
+  // quantized vertices (tri_fixed.hpp), each triangle quantized when first reached.
+  const double s = scene_scale(first, second);
+  const TriangleFixedParams tri_params;
+  const QuantizedPose qpose = quantize_pose(pose, s, tri_params);
+  const std::vector<FixedVertex> first_q = quantize_vertices(first.mesh(), s, tri_params.v);
+  const std::vector<FixedVertex> second_q = quantize_vertices(second.mesh(), s, tri_params.v);
+  std::vector<std::optional<FixedTriangle>> first_tris(first.mesh().triangle_count());
+  std::vector<std::optional<FixedTriangle>> second_tris(second.mesh().triangle_count());
+  auto fixed_triangle = [&](const Mesh& mesh, std::uint32_t t, bool placed_by_pose) {
+    const std::vector<FixedVertex>& q = placed_by_pose ? second_q : first_q;
+    FixedTriangle out;
+    for (int c = 0; c < 3; ++c) {
+      const FixedVertex& v = q[mesh.triangles[t][c]];
+      out.v[c] = placed_by_pose ? place_fixed_vertex(qpose, v) : lift_first_vertex(v, tri_params.m);
+    }
+    return out;
+  };
+  const TriangleTest unit = [&](std::uint32_t tf, std::uint32_t ts) {
+    if (!first_tris[tf]) first_tris[tf] = fixed_triangle(first.mesh(), tf, false);
+    if (!second_tris[ts]) second_tris[ts] = fixed_triangle(second.mesh(), ts, true);
+    return fixed_triangles_intersect(*first_tris[tf], *second_tris[ts]);
+  };
+  return collide(first, second, setup, placed, options, backend, fixed, unit);
 }
 
 std::vector<ContactPair> brute_force_contacts(const Mesh& first, const Mesh& second, const Pose& pose) {

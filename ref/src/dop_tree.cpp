@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -10,7 +11,11 @@
 
 namespace kdopcd {
 
-void dop_of_points(const OrientationSet& set, std::span<const Vec3> points, std::span<double> out, double margin) {
+namespace {
+
+// max_x (fl(D_i . x) + a bound on its rounding), before the margin: the part of a DOP that
+// merges exactly (a parent's value is the max of its children's).
+void raw_projection_max(const OrientationSet& set, std::span<const Vec3> points, std::span<double> out) {
   const int k = set.k();
   constexpr double eps = std::numeric_limits<double>::epsilon();
   std::fill(out.begin(), out.end(), -std::numeric_limits<double>::infinity());
@@ -20,12 +25,22 @@ void dop_of_points(const OrientationSet& set, std::span<const Vec3> points, std:
       // fl(d . x) is within 3 eps * sum |d_j x_j| of the real value (Higham, gamma_3); add a
       // slightly larger margin so the coefficient bounds the real projection from above.
       const double s = d.dot(x);
-      const double margin = 4 * eps * (std::abs(d.x() * x.x()) + std::abs(d.y() * x.y()) + std::abs(d.z() * x.z()));
-      out[i] = std::max(out[i], s + margin);
+      const double rounding = 4 * eps * (std::abs(d.x() * x.x()) + std::abs(d.y() * x.y()) + std::abs(d.z() * x.z()));
+      out[i] = std::max(out[i], s + rounding);
     }
   }
-  // One more ulp outward covers the rounding of s + margin itself.
+}
+
+// The margin, then one more ulp outward for the rounding of c + margin itself.
+void finish_coefficients(std::span<double> out, double margin) {
   for (double& c : out) c = std::nextafter(c + margin, std::numeric_limits<double>::infinity());
+}
+
+}  // namespace
+
+void dop_of_points(const OrientationSet& set, std::span<const Vec3> points, std::span<double> out, double margin) {
+  raw_projection_max(set, points, out);
+  finish_coefficients(out, margin);
 }
 
 DopTree::DopTree(const Mesh& mesh, int k) : k_(k), set_(&orientation_set(k)), mesh_(&mesh) {
@@ -41,6 +56,7 @@ DopTree::DopTree(const Mesh& mesh, int k) : k_(k), set_(&orientation_set(k)), me
   nodes_.reserve(2 * tris.size());
   coeffs_.reserve(2 * tris.size() * k);
   build(tris, 0, tris.size(), 0);
+  finish_coefficients(coeffs_, margin_);  // build() leaves the raw maxima (they merge exactly)
   centroids_.clear();
   centroids_.shrink_to_fit();
 }
@@ -52,14 +68,12 @@ int DopTree::build(std::vector<std::uint32_t>& tris, std::size_t begin, std::siz
   max_depth_ = std::max(max_depth_, depth);
   coeffs_.resize(coeffs_.size() + k_);
 
-  std::vector<Vec3> points;
-  points.reserve(3 * (end - begin));
-  for (std::size_t i = begin; i < end; ++i)
-    for (int c = 0; c < 3; ++c) points.push_back(mesh_->corner(tris[i], c));
-  dop_of_points(*set_, points, {coeffs_.data() + std::size_t(index) * k_, std::size_t(k_)}, margin_);
-
+  auto raw = [&](int node) { return std::span<double>(coeffs_.data() + std::size_t(node) * k_, std::size_t(k_)); };
   if (end - begin == 1) {
     nodes_[index].triangle = int(tris[begin]);
+    const std::array<Vec3, 3> corners{mesh_->corner(tris[begin], 0), mesh_->corner(tris[begin], 1),
+                                      mesh_->corner(tris[begin], 2)};
+    raw_projection_max(*set_, corners, raw(index));
     return index;
   }
   // Direction of largest centroid spread among the k/2 slab directions.
@@ -84,6 +98,8 @@ int DopTree::build(std::vector<std::uint32_t>& tris, std::size_t begin, std::siz
   const int right = build(tris, mid, end, depth + 1);
   nodes_[index].left = left;
   nodes_[index].right = right;
+  // The max over the union of the children's points: the same value as recomputing it.
+  for (int i = 0; i < k_; ++i) raw(index)[i] = std::max(raw(left)[i], raw(right)[i]);
   return index;
 }
 

@@ -56,7 +56,7 @@ std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose) {
   const Mat3 R = pose.matrix();
   std::vector<Vec3> out;
   out.reserve(mesh.vertices.size());
-  for (const Vec3& x : mesh.vertices) out.push_back(R * x + pose.translation);
+  for (const Vec3& x : mesh.vertices) out.push_back(place_vertex(R, pose.translation, x));
   return out;
 }
 

@@ -33,6 +33,13 @@ void check_tree(const Mesh& mesh, int k) {
       ASSERT_TRUE(diff == 0 || diff == -1) << "median split keeps the tree balanced";
     }
     const auto c = tree.coefficients(i);
+    // Built bottom-up, yet bit-identical to the DOP of the node's own vertices.
+    std::vector<Vec3> points;
+    for (int t : below[i])
+      for (int v = 0; v < 3; ++v) points.push_back(mesh.corner(t, v));
+    std::vector<double> expected(k);
+    dop_of_points(set, points, expected, tree.margin());
+    ASSERT_TRUE(std::equal(expected.begin(), expected.end(), c.begin())) << "node " << i;
     for (int t : below[i])
       for (int v = 0; v < 3; ++v)
         for (int d = 0; d < k; ++d) ASSERT_LE(set.direction(d).dot(mesh.corner(t, v)), c[d]) << "node " << i;

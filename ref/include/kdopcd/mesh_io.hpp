@@ -8,13 +8,16 @@
 //   * OBJ point and line elements (`p`, `l`, and `f` with one or two vertices) are not surfaces and
 //     are skipped without taking a triangle number; in OFF and PLY a face with fewer than three
 //     vertices is an error.
-// Formats: OFF (own parser: Assimp's OFF loader silently drops faces with more than 9 vertices and
-// clamps out-of-range indices), OBJ, STL (ascii and binary) and PLY (ascii and binary) via Assimp.
-// Assimp stores coordinates as float, so OBJ/STL/PLY coordinates are float-rounded; OFF keeps
-// full double precision. Vertices: OFF and PLY keep the file's vertex list; OBJ and STL come
-// back from Assimp with one vertex per face corner, and bit-identical positions are merged
-// (first appearance first) so that neighbouring triangles share vertices again.
-// Every problem with the input throws kdopcd::InputError("<path>: <what>"), with "line N" for OFF.
+// Formats: OFF and PLY (ascii and binary) have readers of our own: Assimp 5.2.5's OFF loader
+// silently drops faces with more than 9 vertices and clamps out-of-range indices, and its PLY
+// loader hangs or crashes on malformed files. OBJ and STL (ascii and binary) go through Assimp,
+// whose coordinates are float, so they come back float-rounded; OFF and PLY keep the file's
+// precision. Vertices: OFF and PLY keep the file's vertex list; Assimp returns OBJ and STL with one
+// vertex per face corner, and bit-identical positions are merged again (first appearance first).
+// OFF and PLY accept no content after the elements their header announces (a wrong count is an
+// error, not a silently ignored face).
+// Every problem with the input throws kdopcd::InputError("<path>: <what>"), with "line N: " before
+// <what> where we parse the text ourselves (OFF, ascii PLY). In STL a facet is always a triangle.
 #include <string>
 
 #include "kdopcd/mesh.hpp"

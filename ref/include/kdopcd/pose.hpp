@@ -25,5 +25,7 @@ std::vector<Pose> load_poses(const std::string& path);
 // The second object's vertices in the first object's frame, rounded once in double. Every exact
 // triangle test (traversal and brute force) runs on these same doubles.
 std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose);
+// One vertex, rounded exactly as place_vertices rounds it (R = pose.matrix()).
+inline Vec3 place_vertex(const Mat3& R, const Vec3& t, const Vec3& x) { return R * x + t; }
 
 }  // namespace kdopcd

@@ -29,4 +29,8 @@ struct SatSetup {
 
 SatSetup make_sat_setup(const OrientationSet& set, const Pose& pose);
 
+// Axis `axis_index` of the set-up alone (M = pose.matrix(), T = pose.translation), so that a
+// query can compute only the axes it reaches; make_sat_setup is this for every axis.
+AxisSetup make_axis_setup(const OrientationSet& set, const Mat3& M, const Vec3& T, int axis_index);
+
 }  // namespace kdopcd
