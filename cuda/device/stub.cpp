@@ -1,0 +1,21 @@
+// The GPU entry points of a build without CUDA: no device, and an error if called anyway.
+#include <stdexcept>
+
+#include "kdopcd_cuda/multibody.hpp"
+
+namespace kdopcd::cuda {
+
+bool device_available(std::string* reason) {
+  if (reason) *reason = "this kdop was built without CUDA (nvcc not found at configure time)";
+  return false;
+}
+
+NarrowOutput device_narrow(const NarrowInput&, std::uint64_t) {
+  throw std::runtime_error("device_narrow: built without CUDA");
+}
+
+std::vector<ObjectPair> device_grid_pairs(const std::vector<Aabb>&, const GridSpec&) {
+  throw std::runtime_error("device_grid_pairs: built without CUDA");
+}
+
+}  // namespace kdopcd::cuda

@@ -1,0 +1,207 @@
+#pragma once
+// Multibody collision detection (issue 7; docs/cuda.md): a scene of rigid objects, a broad phase
+// (GPU spatial subdivision after seed 003, or CPU sort and sweep), and the narrow phase of every
+// candidate object pair with the binary-stack (or explicit-stack) traversal, on the GPU (one thread
+// per object pair) or on CPU threads (TBB) with the same traversal code. Candidate triangle pairs
+// (overlapping leaf DOPs) come back through an overflow-safe result buffer and are decided on the
+// host by the reference's exact triangle test, so every contact set is exact and equal to
+// kdopcd::collide's for the same relative pose.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kdopcd/collide.hpp"
+#include "kdopcd/dop_tree.hpp"
+#include "kdopcd/mesh.hpp"
+#include "kdopcd/pose.hpp"
+#include "kdopcd_cuda/layout.hpp"
+#include "kdopcd_cuda/narrow.hpp"
+
+namespace kdopcd::cuda {
+
+// ---------------------------------------------------------------------------------------------
+// Scenes: {"objects":[{"mesh":"cow.off","rotation":[qw,qx,qy,qz],"translation":[x,y,z]}, ...]}
+struct SceneObject {
+  std::string mesh;  // path as resolved (relative paths in the file are relative to the file)
+  Pose pose;         // world placement: x_world = R(q) x_local + t, q normalized on load
+};
+struct Scene {
+  std::vector<SceneObject> objects;
+};
+
+Scene load_scene(const std::string& path);  // throws InputError with the path and the object index
+// Writes mesh paths relative to the scene file's folder; rotations and translations with %.17g.
+void save_scene(const Scene& scene, const std::string& path);
+
+// Scene generator: `objects` copies of one mesh on a jittered cubic grid with random rotations,
+// "dispersed but touching" like the seed's 512 cows. The grid spacing is 2 r / cbrt(density), r
+// the radius of the mesh's bounding sphere about its box centre: density 1 puts neighbouring
+// spheres just in contact, larger values push them into each other. Each object is moved by up to
+// a quarter spacing per axis. Deterministic for a seed (own integer-to-double mapping, no
+// std::uniform_*_distribution).
+Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects, double density, std::uint64_t seed);
+
+// The pose of object b in object a's frame, as kdopcd::collide(tree_a, tree_b, pose) takes it:
+// q = normalize(conj(q_a) q_b), t = R_a^T (t_b - t_a).
+Pose relative_pose(const Pose& a, const Pose& b);
+
+// ---------------------------------------------------------------------------------------------
+// Broad phase. World axis-aligned boxes of the objects (computed from the placed vertices and
+// widened by 1e-9 of the scene's largest coordinate, so that the relative-frame rounding of the
+// narrow phase can never make a touching pair appear apart). A pair is a candidate iff the closed
+// boxes overlap; both broad phases return exactly that set, sorted, a < b, no duplicates.
+struct Aabb {
+  double lo[3];
+  double hi[3];
+};
+using ObjectPair = std::pair<std::uint32_t, std::uint32_t>;
+
+std::vector<ObjectPair> sort_and_sweep(const std::vector<Aabb>& boxes);  // CPU
+std::vector<ObjectPair> brute_force_pairs(const std::vector<Aabb>& boxes);
+
+// Uniform grid of the GPU broad phase (seed 003): cell = 1.01 x the largest box extent, so a box
+// covers at most 2 cells per axis (8 in all); 21 bits per axis in a 63-bit cell id (the cell
+// grows if the scene needs more).
+struct GridSpec {
+  double origin[3];
+  double cell;
+};
+// make_grid checks every box with the cell arithmetic of grid.hpp and grows the cell until each
+// covers at most 2 cells per axis.
+GridSpec make_grid(const std::vector<Aabb>& boxes);
+// The grid algorithm of the GPU (grid.hpp) run on the host with std::sort: the tests run it.
+std::vector<ObjectPair> host_grid_pairs(const std::vector<Aabb>& boxes, const GridSpec& grid);
+
+// ---------------------------------------------------------------------------------------------
+enum class Backend { Host, Cuda };
+enum class BroadPhase { Grid, SortSweep };
+Backend parse_backend(const std::string& name);        // "host", "cuda"
+BroadPhase parse_broad_phase(const std::string& name);  // "grid", "sweep"
+TraversalKind parse_traversal(const std::string& name); // "binary", "explicit"
+const char* to_string(Backend b);
+const char* to_string(BroadPhase b);
+const char* to_string(TraversalKind t);
+
+struct MultibodyOptions {
+  Backend backend = Backend::Host;
+  std::optional<BroadPhase> broad;  // default: Grid on the GPU, SortSweep on the host
+  TraversalKind traversal = TraversalKind::BinaryStack;
+  int axes = 0;  // n per DOP pair, 0 = all k
+  DescentRule rule = DescentRule::Shallower;
+  SatBackend sat = SatBackend::Float;  // Float or Fixed (Exact is host-reference only)
+  FixedParams fixed{};
+  int threads = 0;  // host backend and host phases: TBB threads, 0 = all
+  // Initial result-buffer capacity in candidates; 0 = 256 per object pair (at least 4096).
+  // Tests force tiny values to exercise the overflow relaunch.
+  std::uint64_t initial_capacity = 0;
+};
+
+struct PairResult {
+  std::uint32_t first_object, second_object;  // first < second
+  std::vector<ContactPair> contacts;           // (triangle of first, triangle of second), sorted
+  TraversalStats stats;                        // pair_tests, axis_tests, leaf_pairs, triangle_tests, contacts
+};
+
+struct PhaseTimes {  // seconds
+  double boxes = 0, broad = 0, setup = 0, narrow = 0, exact = 0, total = 0;
+  double device_upload = 0, device_kernels = 0, device_download = 0;  // inside narrow (GPU)
+  double narrow_cpu = 0, total_cpu = 0;  // process CPU time (all threads; std::clock)
+};
+
+struct MultibodyResult {
+  std::vector<ObjectPair> broad_pairs;  // candidates of the broad phase
+  std::vector<PairResult> pairs;        // one per broad pair, same order
+  std::uint64_t candidates = 0;         // overlapping leaf pairs over all object pairs
+  std::uint64_t contacts = 0;
+  std::uint64_t pair_tests = 0;
+  int launches = 0;                     // narrow-phase launches (1 + relaunches after overflow)
+  std::uint64_t final_capacity = 0;     // capacity of the last launch's buffer
+  BroadPhase broad_used = BroadPhase::SortSweep;
+  PhaseTimes times;
+};
+
+// Meshes and trees of a scene, built once (one DopTree per distinct mesh file).
+class MultibodyWorld {
+ public:
+  MultibodyWorld(const Scene& scene, int k);
+  // Same, with meshes given directly (tests): object i uses meshes[mesh_of[i]].
+  MultibodyWorld(std::vector<Mesh> meshes, std::vector<std::uint32_t> mesh_of, std::vector<Pose> poses, int k);
+
+  int k() const { return k_; }
+  std::size_t object_count() const { return poses_.size(); }
+  const Pose& pose(std::size_t object) const { return poses_[object]; }
+  const DopTree& tree_of(std::size_t object) const { return *trees_[mesh_of_[object]]; }
+  const Mesh& mesh_of(std::size_t object) const { return *meshes_[mesh_of_[object]]; }
+  std::uint32_t mesh_index(std::size_t object) const { return mesh_of_[object]; }
+  std::size_t mesh_count() const { return meshes_.size(); }
+  const DopTree& tree(std::size_t mesh) const { return *trees_[mesh]; }
+  const PostOrderTree& layout(std::size_t mesh) const { return layouts_[mesh]; }
+  std::vector<Aabb> world_boxes() const;
+
+  MultibodyResult run(const MultibodyOptions& options) const;
+
+ private:
+  void build(int k);
+  int k_;
+  std::vector<std::unique_ptr<Mesh>> meshes_;
+  std::vector<std::unique_ptr<DopTree>> trees_;
+  std::vector<PostOrderTree> layouts_;
+  std::vector<std::uint32_t> mesh_of_;
+  std::vector<Pose> poses_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The narrow phase on flat host arrays (what gets uploaded to the GPU).
+struct NarrowInput {
+  int k = 0;
+  int axes_per_pair = 0;
+  DescentRule rule = DescentRule::Shallower;
+  SatKind sat = SatKind::Float;
+  FixedParams fixed{};
+  TraversalKind traversal = TraversalKind::BinaryStack;
+  int stack_words = 1;  // binary stack: 64-bit words needed (1 or 2); see required_stack_words
+  std::vector<BsNode> nodes;
+  std::vector<double> coefficients;
+  std::vector<TreeInfo> trees;
+  std::vector<std::int64_t> qcoefficients;
+  std::vector<std::int32_t> qtrees;
+  std::vector<PairTask> tasks;
+  std::vector<AxisRecord> axes;
+  std::vector<QuantizedAxis> qaxes;
+};
+
+struct NarrowOutput {
+  std::vector<ResultEntry> results;  // every candidate once, in no particular order
+  std::vector<PairOutcome> outcomes; // per task
+  int launches = 0;
+  std::uint64_t final_capacity = 0;
+  double upload = 0, kernels = 0, download = 0;  // seconds (GPU)
+};
+
+// Words of the binary stack for trees of these depths: the descent path is at most
+// first + second labels long; 1 word holds 63 labels, 2 hold 127. 0 = deeper than supported
+// (the caller reports an error; never a wrong answer). Reference DopTrees are balanced with
+// depth <= ceil(log2 triangles) <= 31, so one word always suffices for them.
+int required_stack_words(int first_depth, int second_depth);
+
+// Host backend: the shared narrow_pair() on TBB threads (threads 0 = all), same buffer protocol.
+NarrowOutput host_narrow(const NarrowInput& input, std::uint64_t initial_capacity, int threads);
+
+// GPU backend (device.cu); without CUDA at build time these throw std::runtime_error.
+// device_available() is false (with the reason) when the build has no CUDA or
+// cudaGetDeviceCount fails (no driver: error 35) or reports no device.
+bool device_available(std::string* reason = nullptr);
+NarrowOutput device_narrow(const NarrowInput& input, std::uint64_t initial_capacity);
+std::vector<ObjectPair> device_grid_pairs(const std::vector<Aabb>& boxes, const GridSpec& grid);
+
+// The --pairs text: for every object pair with contacts, in (a, b) order, "pair <a> <b> <count>"
+// then count lines "<tri_a> <tri_b>" (sorted).
+std::string format_pairs(const MultibodyResult& result);
+
+// Throws std::runtime_error if any pair's traversal overflowed its stack or if stored != emitted.
+void check_outcomes(const NarrowOutput& out);
+
+}  // namespace kdopcd::cuda

@@ -1,0 +1,150 @@
+// Scene files, the scene generator and relative poses (multibody.hpp).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "kdopcd/error.hpp"
+#include "kdopcd_cuda/multibody.hpp"
+
+namespace kdopcd::cuda {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double number_at(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_number()) throw InputError(fmt::format("{}: expected a number", where));
+  const double x = j.get<double>();
+  if (!std::isfinite(x)) throw InputError(fmt::format("{}: non-finite number", where));
+  return x;
+}
+
+std::vector<double> numbers(const nlohmann::json& obj, const char* key, std::size_t count, const std::string& where) {
+  if (!obj.contains(key)) throw InputError(fmt::format("{}: missing \"{}\"", where, key));
+  const auto& arr = obj[key];
+  if (!arr.is_array() || arr.size() != count)
+    throw InputError(fmt::format("{}: \"{}\" must be an array of {} numbers", where, key, count));
+  std::vector<double> out;
+  for (std::size_t i = 0; i < count; ++i) out.push_back(number_at(arr[i], fmt::format("{}.{}[{}]", where, key, i)));
+  return out;
+}
+
+// SplitMix64: a fixed, documented generator, so scenes are identical on every platform.
+struct SplitMix {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+};
+
+}  // namespace
+
+Scene load_scene(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot open scene file", path));
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
+  }
+  if (!j.is_object() || !j.contains("objects") || !j["objects"].is_array())
+    throw InputError(fmt::format("{}: expected {{\"objects\": [...]}}", path));
+  const fs::path base = fs::path(path).parent_path();
+  Scene scene;
+  for (std::size_t i = 0; i < j["objects"].size(); ++i) {
+    const auto& o = j["objects"][i];
+    const std::string where = fmt::format("{}: objects[{}]", path, i);
+    if (!o.is_object() || !o.contains("mesh") || !o["mesh"].is_string())
+      throw InputError(fmt::format("{}: needs \"mesh\": \"file\"", where));
+    const fs::path mesh = o["mesh"].get<std::string>();
+    SceneObject obj;
+    obj.mesh = (mesh.is_absolute() ? mesh : base / mesh).lexically_normal().string();
+    const auto q = numbers(o, "rotation", 4, where);
+    const auto t = numbers(o, "translation", 3, where);
+    Eigen::Quaterniond quat(q[0], q[1], q[2], q[3]);
+    const double norm = quat.norm();
+    if (!(norm > 0) || !std::isfinite(norm)) throw InputError(fmt::format("{}: rotation cannot be normalized", where));
+    obj.pose.rotation = quat.normalized();
+    obj.pose.translation = Vec3(t[0], t[1], t[2]);
+    scene.objects.push_back(std::move(obj));
+  }
+  if (scene.objects.empty()) throw InputError(fmt::format("{}: no objects", path));
+  return scene;
+}
+
+void save_scene(const Scene& scene, const std::string& path) {
+  const fs::path base = fs::absolute(fs::path(path)).parent_path();
+  std::string text = "{\"objects\":[\n";
+  for (std::size_t i = 0; i < scene.objects.size(); ++i) {
+    const auto& o = scene.objects[i];
+    const fs::path mesh = fs::absolute(fs::path(o.mesh)).lexically_normal();
+    const std::string rel = mesh.lexically_relative(base).generic_string();
+    const auto& q = o.pose.rotation;
+    const auto& t = o.pose.translation;
+    text += fmt::format(
+        "  {{\"mesh\":{},\"rotation\":[{:.17g},{:.17g},{:.17g},{:.17g}],\"translation\":[{:.17g},{:.17g},{:.17g}]}}{}\n",
+        nlohmann::json(rel.empty() ? mesh.generic_string() : rel).dump(), q.w(), q.x(), q.y(), q.z(), t.x(), t.y(),
+        t.z(), i + 1 < scene.objects.size() ? "," : "");
+  }
+  text += "]}\n";
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("{}: cannot write scene file", path));
+  out << text;
+  if (!out) throw InputError(fmt::format("{}: write failed", path));
+}
+
+Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects, double density, std::uint64_t seed) {
+  if (objects < 1) throw InputError("multibody-scene: --objects must be at least 1");
+  if (!(density > 0) || !std::isfinite(density)) throw InputError("multibody-scene: --density must be positive");
+  if (mesh.vertices.empty()) throw InputError(fmt::format("{}: mesh has no vertices", mesh_path));
+  Vec3 lo = mesh.vertices[0], hi = mesh.vertices[0];
+  for (const Vec3& v : mesh.vertices) {
+    lo = lo.cwiseMin(v);
+    hi = hi.cwiseMax(v);
+  }
+  const Vec3 centre = 0.5 * (lo + hi);
+  double r = 0;
+  for (const Vec3& v : mesh.vertices) r = std::max(r, (v - centre).norm());
+  if (!(r > 0)) r = 1;
+  const int side = int(std::ceil(std::cbrt(double(objects)) - 1e-9));
+  const double spacing = 2 * r / std::cbrt(density);
+  SplitMix rng{seed};
+  Scene scene;
+  for (int i = 0; i < objects; ++i) {
+    const int x = i % side, y = (i / side) % side, z = i / (side * side);
+    // Uniform random rotation (Shoemake): three uniforms to a unit quaternion.
+    const double u1 = rng.uniform(), u2 = rng.uniform(), u3 = rng.uniform();
+    const double s1 = std::sqrt(1 - u1), s2 = std::sqrt(u1);
+    const double two_pi = 6.283185307179586;
+    Eigen::Quaterniond q(s2 * std::cos(two_pi * u3), s1 * std::sin(two_pi * u2), s1 * std::cos(two_pi * u2),
+                         s2 * std::sin(two_pi * u3));
+    q.normalize();
+    Vec3 jitter(rng.uniform() - 0.5, rng.uniform() - 0.5, rng.uniform() - 0.5);
+    jitter *= 0.5 * spacing;
+    // Place the rotated box centre at the grid point: t = p - R c.
+    const Vec3 point = spacing * Vec3(x, y, z) + jitter;
+    SceneObject obj;
+    obj.mesh = mesh_path;
+    obj.pose.rotation = q;
+    obj.pose.translation = point - q.toRotationMatrix() * centre;
+    scene.objects.push_back(std::move(obj));
+  }
+  return scene;
+}
+
+Pose relative_pose(const Pose& a, const Pose& b) {
+  Pose p;
+  p.rotation = (a.rotation.conjugate() * b.rotation).normalized();
+  p.translation = a.matrix().transpose() * (b.translation - a.translation);
+  return p;
+}
+
+}  // namespace kdopcd::cuda

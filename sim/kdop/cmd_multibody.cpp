@@ -1,0 +1,164 @@
+// kdop multibody SCENE.json --backend cuda|host [--pairs PATH] [options]   (issue 7, docs/cuda.md)
+#if defined(KDOPCD_WITH_CUDA)
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+
+#include "commands.hpp"
+#include "kdopcd/error.hpp"
+#include "kdopcd/sat_fixed.hpp"
+#include "kdopcd_cuda/multibody.hpp"
+#include "query_report.hpp"
+
+namespace kdopcd::cli {
+namespace {
+
+struct MultibodyArgs {
+  std::string scene, backend = "host", pairs_path, json_path, broad, traversal = "binary";
+  std::string rule = "shallower", sat = "float", bits = "18,18,18";
+  int k = 24;
+  int axes = 0;
+  int threads = 0;
+  std::uint64_t capacity = 0;
+  bool check = false;
+};
+
+void run_multibody(const MultibodyArgs& args) {
+  cuda::MultibodyOptions o;
+  o.backend = cuda::parse_backend(args.backend);
+  if (!args.broad.empty()) o.broad = cuda::parse_broad_phase(args.broad);
+  o.traversal = cuda::parse_traversal(args.traversal);
+  o.axes = args.axes;
+  o.rule = parse_descent_rule(args.rule);
+  o.sat = parse_sat_backend(args.sat);
+  if (o.sat == SatBackend::Exact) throw InputError("--sat: float or fixed (exact is the reference's alone)");
+  o.fixed = parse_fixed_params(args.bits);
+  o.threads = args.threads;
+  o.initial_capacity = args.capacity;
+
+  const auto t_load = std::chrono::steady_clock::now();
+  const cuda::Scene scene = cuda::load_scene(args.scene);
+  const cuda::MultibodyWorld world(scene, args.k);
+  const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_load).count();
+  std::size_t triangles = 0;
+  for (std::size_t i = 0; i < world.object_count(); ++i) triangles += world.mesh_of(i).triangle_count();
+  fmt::print("scene {}: {} objects, {} meshes, {} triangles; k = {}; meshes + trees {:.1f} ms (once)\n", args.scene,
+             world.object_count(), world.mesh_count(), triangles, args.k, load_s * 1e3);
+  std::string words;
+  const cuda::MultibodyResult r = world.run(o);
+  fmt::print("backend {}, broad phase {}, traversal {}, SAT {}{}, rule {}, axes {}\n", cuda::to_string(o.backend),
+             cuda::to_string(r.broad_used), cuda::to_string(o.traversal), to_string(o.sat),
+             o.sat == SatBackend::Fixed ? fmt::format(" (b,c,z = {},{},{})", o.fixed.b, o.fixed.c, o.fixed.z) : "",
+             to_string(o.rule), o.axes <= 0 ? args.k : std::min(o.axes, args.k));
+  std::size_t touching = 0;
+  for (const auto& p : r.pairs) touching += p.contacts.empty() ? 0 : 1;
+  const auto ms = [](double s) { return s * 1e3; };
+  fmt::print("  boxes           {:10.3f} ms\n", ms(r.times.boxes));
+  fmt::print("  broad phase     {:10.3f} ms  {} candidate object pairs\n", ms(r.times.broad), r.broad_pairs.size());
+  fmt::print("  SAT set-up      {:10.3f} ms\n", ms(r.times.setup));
+  fmt::print("  narrow phase    {:10.3f} ms  {} DOP pair tests, {} candidate triangle pairs, {} launch(es), "
+             "buffer {}; CPU {:.3f} ms\n",
+             ms(r.times.narrow), r.pair_tests, r.candidates, r.launches, r.final_capacity, ms(r.times.narrow_cpu));
+  if (o.backend == cuda::Backend::Cuda)
+    fmt::print("    upload {:.3f} ms, kernels {:.3f} ms, download {:.3f} ms\n", ms(r.times.device_upload),
+               ms(r.times.device_kernels), ms(r.times.device_download));
+  fmt::print("  triangle tests  {:10.3f} ms  {} contacts in {} object pairs\n", ms(r.times.exact), r.contacts, touching);
+  fmt::print("  total           {:10.3f} ms\n", ms(r.times.total));
+
+  if (!args.pairs_path.empty()) {
+    std::ofstream out(args.pairs_path);
+    if (!out) throw InputError(fmt::format("{}: cannot open for writing", args.pairs_path));
+    out << cuda::format_pairs(r);
+    if (!out) throw InputError(fmt::format("{}: write failed", args.pairs_path));
+  }
+  bool all_equal = true;
+  if (args.check) {
+    // Every broad-phase pair against the reference query at the same relative pose.
+    TraversalOptions t;
+    t.axes = o.axes;
+    t.rule = o.rule;
+    std::size_t differ = 0;
+    double ref_seconds = 0;
+    const std::clock_t ref_cpu0 = std::clock();
+    for (const auto& p : r.pairs) {
+      const Pose rel = cuda::relative_pose(world.pose(p.first_object), world.pose(p.second_object));
+      const auto t0 = std::chrono::steady_clock::now();
+      const QueryResult ref = collide(world.tree_of(p.first_object), world.tree_of(p.second_object), rel, t, o.sat, o.fixed);
+      ref_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const bool same = ref.contacts == p.contacts && ref.stats.pair_tests == p.stats.pair_tests &&
+                        ref.stats.axis_tests == p.stats.axis_tests && ref.stats.leaf_pairs == p.stats.leaf_pairs;
+      if (!same && differ++ < 10)
+        fmt::print("  pair {} {}: reference {} contacts / {} pair tests, this run {} / {}\n", p.first_object,
+                   p.second_object, ref.contacts.size(), ref.stats.pair_tests, p.contacts.size(), p.stats.pair_tests);
+    }
+    all_equal = differ == 0;
+    const double ref_cpu = double(std::clock() - ref_cpu0) / CLOCKS_PER_SEC;
+    fmt::print("  check: {} object pairs against kdopcd::collide: {} (reference queries {:.3f} ms wall, "
+               "{:.3f} ms CPU, 1 thread)\n",
+               r.pairs.size(), all_equal ? "contacts and pair/axis/leaf counts equal" : fmt::format("{} DIFFERENT", differ),
+               ref_seconds * 1e3, ref_cpu * 1e3);
+  }
+  if (!args.json_path.empty()) {
+    nlohmann::json j = {{"scene", args.scene},
+                        {"objects", world.object_count()},
+                        {"backend", cuda::to_string(o.backend)},
+                        {"broad_phase", cuda::to_string(r.broad_used)},
+                        {"traversal", cuda::to_string(o.traversal)},
+                        {"sat", to_string(o.sat)},
+                        {"rule", to_string(o.rule)},
+                        {"k", args.k},
+                        {"threads", o.threads},
+                        {"broad_pairs", r.broad_pairs.size()},
+                        {"pair_tests", r.pair_tests},
+                        {"candidates", r.candidates},
+                        {"contacts", r.contacts},
+                        {"touching_pairs", touching},
+                        {"launches", r.launches},
+                        {"seconds",
+                         {{"boxes", r.times.boxes},
+                          {"broad", r.times.broad},
+                          {"setup", r.times.setup},
+                          {"narrow", r.times.narrow},
+                          {"narrow_cpu", r.times.narrow_cpu},
+                          {"total_cpu", r.times.total_cpu},
+                          {"upload", r.times.device_upload},
+                          {"kernels", r.times.device_kernels},
+                          {"download", r.times.device_download},
+                          {"exact", r.times.exact},
+                          {"total", r.times.total}}}};
+    write_json_file(args.json_path, j);
+  }
+  if (!all_equal) throw std::runtime_error("contact sets differ from kdopcd::collide");
+}
+
+void add_multibody_command(CLI::App& app) {
+  auto args = std::make_shared<MultibodyArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "multibody", "all contacts of a scene of rigid objects: broad phase, binary-stack traversal (GPU or CPU threads)");
+  cmd->add_option("SCENE", args->scene, "scene JSON: {\"objects\":[{\"mesh\",\"rotation\":[qw,qx,qy,qz],\"translation\"}]}")
+      ->required();
+  cmd->add_option("--backend", args->backend, "cuda (GPU, one thread per object pair) or host (TBB threads)")
+      ->capture_default_str();
+  cmd->add_option("--pairs", args->pairs_path, "write 'pair <a> <b> <count>' + '<tri_a> <tri_b>' lines for pairs with contacts");
+  cmd->add_option("--json", args->json_path, "write a JSON report (counts, per-phase seconds)");
+  cmd->add_option("--broad", args->broad, "broad phase: grid (GPU default) or sweep (host default)");
+  cmd->add_option("--traversal", args->traversal, "binary (binary stack) or explicit (stack of node pairs)")
+      ->capture_default_str();
+  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
+  cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
+  cmd->add_option("--sat", args->sat, "SAT arithmetic: float or fixed")->capture_default_str();
+  cmd->add_option("--bits", args->bits, "fixed SAT: fractional bits b,c,z (or one n)")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "CPU threads of the host phases (0 = all)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--capacity", args->capacity, "initial result buffer, candidates (0 = 256 per object pair)");
+  cmd->add_flag("--check", args->check, "compare every object pair with kdopcd::collide (contacts and counts)");
+  cmd->callback([args] { run_multibody(*args); });
+}
+
+const CommandRegistration registration(60, add_multibody_command);
+
+}  // namespace
+}  // namespace kdopcd::cli
+#endif  // KDOPCD_WITH_CUDA

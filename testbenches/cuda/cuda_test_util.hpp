@@ -1,0 +1,29 @@
+#pragma once
+// Shared helpers of the CUDA-part tests: real meshes and generated multibody worlds.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "kdopcd/mesh_io.hpp"
+#include "kdopcd_cuda/multibody.hpp"
+
+namespace kdopcd::cuda::test {
+
+inline std::string mesh_path(const std::string& name) { return std::string(KDOPCD_MESH_DIR) + "/" + name; }
+
+// Real meshes are part of the suite: a missing one is a failure with a fix, not a skip.
+#define REQUIRE_COW()                                                                        \
+  ASSERT_TRUE(std::filesystem::exists(::kdopcd::cuda::test::mesh_path("cow.off")))          \
+      << ::kdopcd::cuda::test::mesh_path("cow.off") << " is missing: run scripts/fetch-meshes.sh"
+
+// `objects` cows from the scene generator (as `kdop multibody-scene` writes them).
+inline MultibodyWorld cow_world(int objects, double density, std::uint64_t seed, int k = 24) {
+  const Mesh cow = load_mesh(mesh_path("cow.off"));
+  const Scene scene = generate_scene(mesh_path("cow.off"), cow, objects, density, seed);
+  std::vector<Pose> poses;
+  for (const auto& o : scene.objects) poses.push_back(o.pose);
+  return MultibodyWorld({cow}, std::vector<std::uint32_t>(poses.size(), 0), poses, k);
+}
+
+}  // namespace kdopcd::cuda::test
