@@ -29,6 +29,9 @@ const Scene kScenes[] = {
 
 class RealScenes : public ::testing::TestWithParam<Scene> {};
 
+// Names the scene in test listings instead of GoogleTest's byte dump.
+void PrintTo(const Scene& scene, std::ostream* os) { *os << scene.first << " vs " << scene.second; }
+
 }  // namespace
 
 TEST_P(RealScenes, ContactSetsEqualBruteForceInAllPoseClasses) {
