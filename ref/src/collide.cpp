@@ -154,6 +154,18 @@ class LazyPlacement {
   std::vector<char> ready_;
 };
 
+// The triangle test of a query: the custom one if given, else the exact test on the placed
+// doubles. `Placed` is a LazyPlacement or the vector of all placed vertices.
+template <class Placed>
+auto make_triangle_test(const Mesh& mf, const Mesh& ms, Placed& placed, const TriangleTest& custom) {
+  return [&mf, &ms, &placed, &custom](int tf, int ts) {
+    if (custom) return custom(std::uint32_t(tf), std::uint32_t(ts));
+    const auto& s = ms.triangles[ts];
+    return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
+                               placed[s[2]]);
+  };
+}
+
 int axes_per_pair(const TraversalOptions& options, int k) { return options.axes <= 0 ? k : std::min(options.axes, k); }
 
 // The float query: the fast path of the reference.
@@ -161,14 +173,7 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
                           const TraversalOptions& options, const TriangleTest& custom_triangle_test) {
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
-  const Mesh& mf = first.mesh();
-  const Mesh& ms = second.mesh();
-  auto triangle_test = [&](int tf, int ts) {
-    if (custom_triangle_test) return custom_triangle_test(std::uint32_t(tf), std::uint32_t(ts));
-    const auto& s = ms.triangles[ts];
-    return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
-                               placed[s[2]]);
-  };
+  auto triangle_test = make_triangle_test(first.mesh(), second.mesh(), placed, custom_triangle_test);
   if (!axes.structured()) {
     auto general_pair_test = [&](int nf, int ns) {
       const double* b = first.coefficients(nf).data();
@@ -214,14 +219,7 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
   }
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
-  const Mesh& mf = first.mesh();
-  const Mesh& ms = second.mesh();
-  auto triangle_test = [&](int tf, int ts) {
-    if (custom_triangle_test) return custom_triangle_test(std::uint32_t(tf), std::uint32_t(ts));
-    const auto& s = ms.triangles[ts];
-    return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
-                               placed[s[2]]);
-  };
+  auto triangle_test = make_triangle_test(first.mesh(), second.mesh(), placed, custom_triangle_test);
   if (backend == SatBackend::Fixed) {
     // Quantized once per query: both trees at the scene scale, and the set-up's P and p.
     const double s = scene_scale(first, second);
