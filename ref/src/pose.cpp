@@ -19,7 +19,12 @@ Pose parse_pose(const std::string& text, const std::string& where) {
     double x = 0;
     const char* first = token.data();
     const char* last = first + token.size();
-    auto [ptr, ec] = std::from_chars(first, last, x);
+    // Decimals, or C99 hex floats (0x1.8p-3) for poses that must be bit-exact.
+    const bool negative = *first == '-';
+    const char* digits = first + (negative || *first == '+');
+    const bool hex = last - digits > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    auto [ptr, ec] = hex ? std::from_chars(digits + 2, last, x, std::chars_format::hex) : std::from_chars(first, last, x);
+    if (hex && negative) x = -x;
     if (ec != std::errc() || ptr != last)
       throw InputError(fmt::format("{}: '{}' is not a number (expected 'qw qx qy qz tx ty tz')", where, token));
     v.push_back(x);
