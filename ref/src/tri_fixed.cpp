@@ -10,9 +10,10 @@
 //   orient3d             int256_t   |u . (v x w)| < 3 2^61 2^123 < 2^186
 // (boost::multiprecision::int256_t: 256-bit magnitude plus sign, no wrap below that.)
 //
-// Guigue-Devillers follows ref/src/tri_tri.cpp case for case (that file explains why each case
-// is exact once the signs are exact); only the point type and the predicates differ, and the
-// coplanar projection axis is chosen from the exact normal (largest |n_k|, ties to the lower k).
+// Guigue-Devillers is the algorithm of guigue_devillers.hpp, shared with ref/src/tri_tri.cpp
+// (that header explains why each case is exact once the signs are exact); this file supplies only
+// the point type, the integer predicates, and the coplanar projection axis, chosen from the exact
+// normal (largest |n_k|, ties to the lower k).
 #include "kdopcd/tri_fixed.hpp"
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 
+#include "guigue_devillers.hpp"
 #include "kdopcd/tri_tri.hpp"
 
 namespace kdopcd {
@@ -57,9 +59,7 @@ inline i128 minor2(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t 
   return i128(a) * d - i128(b) * c;  // |a|,|b|,|c|,|d| < 2^61: |result| < 2^123
 }
 
-struct P2 {
-  std::int64_t x, y;
-};
+using P2 = detail::Point2<std::int64_t>;
 
 inline int orient2(const P2& a, const P2& b, const P2& c) {
   return sign128(minor2(b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y));
@@ -79,239 +79,38 @@ inline int orient3(const FixedVertex& a, const FixedVertex& b, const FixedVertex
   return det.sign();
 }
 
-// Drops coordinate k; cyclic order so that orient2 of a projected triangle has the sign of the
-// k-th component of its normal (q-p) x (r-p).
-inline P2 project(const FixedVertex& v, int k) {
-  switch (k) {
-    case 0: return {v[1], v[2]};
-    case 1: return {v[2], v[0]};
-    default: return {v[0], v[1]};
-  }
-}
+// The fixed-point kernel of the shared Guigue-Devillers algorithm (guigue_devillers.hpp).
+struct FixedKernel {
+  using Point = FixedVertex;
+  using Coord = std::int64_t;
 
-// The axis of the largest exact |normal component| (ties to the lower axis), or -1 when the
-// triangle is degenerate (normal exactly 0).
-int projection_axis(const FixedVertex& p, const FixedVertex& q, const FixedVertex& r) {
-  int best = -1;
-  i128 best_abs = 0;
-  for (int k = 0; k < 3; ++k) {
-    const P2 a = project(p, k), b = project(q, k), c = project(r, k);
-    i128 n = minor2(b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y);
-    if (n < 0) n = -n;
-    if (n > best_abs) {
-      best_abs = n;
-      best = k;
+  static int orient3d(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
+    return orient3(a, b, c, d);
+  }
+
+  static int orient2d(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by, std::int64_t cx,
+                      std::int64_t cy) {
+    return orient2({ax, ay}, {bx, by}, {cx, cy});
+  }
+
+  // The axis of the largest exact |normal component| (ties to the lower axis), or -1 when the
+  // triangle is degenerate (normal exactly 0).
+  static int projection_axis(const FixedVertex& p, const FixedVertex& q, const FixedVertex& r) {
+    int best = -1;
+    i128 best_abs = 0;
+    for (int k = 0; k < 3; ++k) {
+      const P2 a = detail::project<std::int64_t>(p, k), b = detail::project<std::int64_t>(q, k),
+               c = detail::project<std::int64_t>(r, k);
+      i128 n = minor2(b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y);
+      if (n < 0) n = -n;
+      if (n > best_abs) {
+        best_abs = n;
+        best = k;
+      }
     }
+    return best;
   }
-  return best;
-}
-
-// ---- Guigue-Devillers, 2D (paper Sec. 4); triangles counter-clockwise, non-degenerate ----
-
-bool intersection_test_vertex(const P2& p1, const P2& q1, const P2& r1,  //
-                              const P2& p2, const P2& q2, const P2& r2) {
-  if (orient2(r2, p2, q1) >= 0) {
-    if (orient2(r2, q2, q1) <= 0) {
-      if (orient2(p1, p2, q1) > 0) return orient2(p1, q2, q1) <= 0;
-      if (orient2(p1, p2, r1) >= 0) return orient2(q1, r1, p2) >= 0;
-      return false;
-    }
-    if (orient2(p1, q2, q1) <= 0 && orient2(r2, q2, r1) <= 0) return orient2(q1, r1, q2) >= 0;
-    return false;
-  }
-  if (orient2(r2, p2, r1) >= 0) {
-    if (orient2(q1, r1, r2) >= 0) return orient2(p1, p2, r1) >= 0;
-    if (orient2(q1, r1, q2) >= 0) return orient2(r2, r1, q2) >= 0;
-  }
-  return false;
-}
-
-bool intersection_test_edge(const P2& p1, const P2& q1, const P2& r1,  //
-                            const P2& p2, const P2& /*q2*/, const P2& r2) {
-  if (orient2(r2, p2, q1) >= 0) {
-    if (orient2(p1, p2, q1) >= 0) return orient2(p1, q1, r2) >= 0;
-    if (orient2(q1, r1, p2) >= 0) return orient2(r1, p1, p2) >= 0;
-    return false;
-  }
-  if (orient2(r2, p2, r1) >= 0 && orient2(p1, p2, r1) >= 0) {
-    return orient2(p1, r1, r2) >= 0 || orient2(q1, r1, r2) >= 0;
-  }
-  return false;
-}
-
-bool ccw_tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
-                    const P2& p2, const P2& q2, const P2& r2) {
-  if (orient2(p2, q2, p1) >= 0) {
-    if (orient2(q2, r2, p1) >= 0) {
-      if (orient2(r2, p2, p1) >= 0) return true;
-      return intersection_test_edge(p1, q1, r1, p2, q2, r2);
-    }
-    if (orient2(r2, p2, p1) >= 0) return intersection_test_edge(p1, q1, r1, r2, p2, q2);
-    return intersection_test_vertex(p1, q1, r1, p2, q2, r2);
-  }
-  if (orient2(q2, r2, p1) >= 0) {
-    if (orient2(r2, p2, p1) >= 0) return intersection_test_edge(p1, q1, r1, q2, r2, p2);
-    return intersection_test_vertex(p1, q1, r1, q2, r2, p2);
-  }
-  return intersection_test_vertex(p1, q1, r1, r2, p2, q2);
-}
-
-bool tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
-                const P2& p2, const P2& q2, const P2& r2) {
-  const bool cw1 = orient2(p1, q1, r1) < 0;
-  const bool cw2 = orient2(p2, q2, r2) < 0;
-  return ccw_tri_tri_2d(p1, cw1 ? r1 : q1, cw1 ? q1 : r1, p2, cw2 ? r2 : q2, cw2 ? q2 : r2);
-}
-
-// ---- Segments and points (degenerate triangles) ----
-
-bool segments_intersect_2d(const P2& a, const P2& b, const P2& c, const P2& d) {
-  const int d1 = orient2(a, b, c), d2 = orient2(a, b, d);
-  const int d3 = orient2(c, d, a), d4 = orient2(c, d, b);
-  if (d1 * d2 > 0 || d3 * d4 > 0) return false;
-  if (d1 == 0 && d2 == 0 && d3 == 0 && d4 == 0) {
-    return std::max(std::min(a.x, b.x), std::min(c.x, d.x)) <= std::min(std::max(a.x, b.x), std::max(c.x, d.x)) &&
-           std::max(std::min(a.y, b.y), std::min(c.y, d.y)) <= std::min(std::max(a.y, b.y), std::max(c.y, d.y));
-  }
-  return true;
-}
-
-bool point_in_triangle_2d(const P2& x, const P2& p, const P2& q, const P2& r) {
-  const int o1 = orient2(p, q, x), o2 = orient2(q, r, x), o3 = orient2(r, p, x);
-  return !((o1 < 0 || o2 < 0 || o3 < 0) && (o1 > 0 || o2 > 0 || o3 > 0));
-}
-
-bool segment_triangle(const FixedVertex& a, const FixedVertex& b, const FixedVertex& p, const FixedVertex& q,
-                      const FixedVertex& r, int k) {
-  const int oa = orient3(p, q, r, a), ob = orient3(p, q, r, b);
-  if (oa * ob > 0) return false;
-  const P2 P = project(p, k), Q = project(q, k), R = project(r, k);
-  if (oa == 0 && ob == 0) {
-    const P2 A = project(a, k), B = project(b, k);
-    return point_in_triangle_2d(A, P, Q, R) || segments_intersect_2d(A, B, P, Q) || segments_intersect_2d(A, B, Q, R) ||
-           segments_intersect_2d(A, B, R, P);
-  }
-  if (oa == 0) return point_in_triangle_2d(project(a, k), P, Q, R);
-  if (ob == 0) return point_in_triangle_2d(project(b, k), P, Q, R);
-  const int s1 = orient3(a, b, p, q), s2 = orient3(a, b, q, r), s3 = orient3(a, b, r, p);
-  return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
-}
-
-bool segments_intersect_3d(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
-  if (orient3(a, b, c, d) != 0) return false;
-  for (int k = 0; k < 3; ++k) {
-    if (!segments_intersect_2d(project(a, k), project(b, k), project(c, k), project(d, k))) return false;
-  }
-  return true;
-}
-
-std::pair<FixedVertex, FixedVertex> extent(const FixedVertex& p, const FixedVertex& q, const FixedVertex& r) {
-  for (int i = 0; i < 3; ++i) {
-    if (p[i] == q[i] && q[i] == r[i]) continue;
-    const FixedVertex* lo = &p;
-    const FixedVertex* hi = &p;
-    for (const FixedVertex* v : {&q, &r}) {
-      if ((*v)[i] < (*lo)[i]) lo = v;
-      if ((*v)[i] > (*hi)[i]) hi = v;
-    }
-    return {*lo, *hi};
-  }
-  return {p, p};
-}
-
-bool coplanar_or_degenerate(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
-                            const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2) {
-  const int k1 = projection_axis(p1, q1, r1);
-  const int k2 = projection_axis(p2, q2, r2);
-  if (k1 >= 0 && k2 >= 0) {
-    return tri_tri_2d(project(p1, k1), project(q1, k1), project(r1, k1),  //
-                      project(p2, k1), project(q2, k1), project(r2, k1));
-  }
-  if (k1 >= 0) {
-    const auto [a, b] = extent(p2, q2, r2);
-    return segment_triangle(a, b, p1, q1, r1, k1);
-  }
-  if (k2 >= 0) {
-    const auto [a, b] = extent(p1, q1, r1);
-    return segment_triangle(a, b, p2, q2, r2, k2);
-  }
-  const auto [a, b] = extent(p1, q1, r1);
-  const auto [c, d] = extent(p2, q2, r2);
-  return segments_intersect_3d(a, b, c, d);
-}
-
-// ---- Guigue-Devillers, 3D (paper Sec. 3) ----
-constexpr int kCoplanar = 2;
-
-inline int check_min_max(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
-                         const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2) {
-  if (orient3(p1, q1, p2, q2) > 0) return 0;
-  if (orient3(p1, r1, r2, p2) > 0) return 0;
-  return 1;
-}
-
-int tri_tri_3d(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
-               const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2, int dp2, int dq2, int dr2) {
-  if (dp2 > 0) {
-    if (dq2 > 0) return check_min_max(p1, r1, q1, r2, p2, q2);
-    if (dr2 > 0) return check_min_max(p1, r1, q1, q2, r2, p2);
-    return check_min_max(p1, q1, r1, p2, q2, r2);
-  }
-  if (dp2 < 0) {
-    if (dq2 < 0) return check_min_max(p1, q1, r1, r2, p2, q2);
-    if (dr2 < 0) return check_min_max(p1, q1, r1, q2, r2, p2);
-    return check_min_max(p1, r1, q1, p2, q2, r2);
-  }
-  if (dq2 < 0) {
-    if (dr2 >= 0) return check_min_max(p1, r1, q1, q2, r2, p2);
-    return check_min_max(p1, q1, r1, p2, q2, r2);
-  }
-  if (dq2 > 0) {
-    if (dr2 > 0) return check_min_max(p1, r1, q1, p2, q2, r2);
-    return check_min_max(p1, q1, r1, q2, r2, p2);
-  }
-  if (dr2 > 0) return check_min_max(p1, q1, r1, r2, p2, q2);
-  if (dr2 < 0) return check_min_max(p1, r1, q1, r2, p2, q2);
-  return kCoplanar;
-}
-
-bool gd_intersect(const FixedVertex& p1, const FixedVertex& q1, const FixedVertex& r1,  //
-                  const FixedVertex& p2, const FixedVertex& q2, const FixedVertex& r2) {
-  const int dp1 = orient3(p2, q2, r2, p1);
-  const int dq1 = orient3(p2, q2, r2, q1);
-  const int dr1 = orient3(p2, q2, r2, r1);
-  if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
-
-  const int dp2 = orient3(p1, q1, r1, p2);
-  const int dq2 = orient3(p1, q1, r1, q2);
-  const int dr2 = orient3(p1, q1, r1, r2);
-  if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
-
-  int res;
-  if (dp1 > 0) {
-    if (dq1 > 0) res = tri_tri_3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
-    else if (dr1 > 0) res = tri_tri_3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
-    else res = tri_tri_3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dp1 < 0) {
-    if (dq1 < 0) res = tri_tri_3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
-    else if (dr1 < 0) res = tri_tri_3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
-    else res = tri_tri_3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
-  } else if (dq1 < 0) {
-    if (dr1 >= 0) res = tri_tri_3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
-    else res = tri_tri_3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dq1 > 0) {
-    if (dr1 > 0) res = tri_tri_3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
-    else res = tri_tri_3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dr1 > 0) {
-    res = tri_tri_3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dr1 < 0) {
-    res = tri_tri_3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
-  } else {
-    res = kCoplanar;
-  }
-  if (res == kCoplanar) return coplanar_or_degenerate(p1, q1, r1, p2, q2, r2);
-  return res != 0;
-}
+};
 
 void check_coordinates(const FixedTriangle& t) {
   for (const FixedVertex& x : t.v)
@@ -501,7 +300,7 @@ int fixed_orient2d(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64
 bool fixed_triangles_intersect(const FixedTriangle& a, const FixedTriangle& b) {
   check_coordinates(a);
   check_coordinates(b);
-  return gd_intersect(a.v[0], a.v[1], a.v[2], b.v[0], b.v[1], b.v[2]);
+  return detail::GuigueDevillers<FixedKernel>::intersect(a.v[0], a.v[1], a.v[2], b.v[0], b.v[1], b.v[2]);
 }
 
 double triangle_delta(double s, TriangleFixedParams params) {

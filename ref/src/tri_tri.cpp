@@ -1,329 +1,60 @@
-// Exact triangle-triangle intersection: Guigue-Devillers on exact predicates.
+// Exact triangle-triangle intersection: Guigue-Devillers on exact double predicates.
 //
-// Reference: P. Guigue, O. Devillers, "Fast and Robust Triangle-Triangle Overlap Test Using
-// Orientation Predicates", Journal of Graphics Tools 8(1):25-32, 2003
-// (doi:10.1080/10867651.2003.10487580). The algorithm never constructs a point: every decision
-// is the sign of a 3x3 (orient3d) or 2x2 (orient2d) determinant of input coordinates. The paper
-// proves it correct for closed, non-degenerate triangles when those signs are exact. Our
-// orient3d_sign / orient2d_sign ARE exact (filter + exact fallback, predicates.cpp), so:
-//
-// 1. Separating planes (first two tests): all three vertices of one triangle strictly on one
-//    side of the other's plane -> disjoint. Exact signs, so no false "disjoint" and no missed
-//    one. For a degenerate triangle its "plane" gives sign 0 everywhere, so that test simply
-//    never fires; the other test is still valid because a degenerate triangle is the convex hull
-//    of its vertices.
-// 2. Non-coplanar case: after the paper's canonical permutation (vertex p of each triangle alone
-//    on its side of the other plane), the two intervals on the line of the planes' intersection
-//    overlap iff orient3d(p1,q1,p2,q2) <= 0 and orient3d(p1,r1,r2,p2) <= 0 (paper, Sec. 3).
-//    Only signs, all exact. Zero signs (touching at a vertex/edge) fall on the closed side.
-// 3. Coplanar case (all of one triangle's signs are 0): reached for truly coplanar triangles and
-//    for degenerate ones (a degenerate triangle yields 0 signs). We test degeneracy EXACTLY: a
-//    triangle is degenerate iff its normal is exactly 0, and normal component k has the sign of
-//    orient2d of the triangle projected along axis k. Both non-degenerate -> truly coplanar:
-//    project along an axis whose normal component is EXACTLY nonzero (we try the axes in order
-//    of the rounded |n_k|, i.e. the paper's "largest component", but accept one only after the
-//    exact orient2d says it is nonzero; a rounded-largest component could be an exact 0 for
-//    slivers). That projection is an affine bijection of the common plane, so the 2D answer is
-//    the 3D answer; the paper's 2D test (Sec. 4) then uses exact orient2d signs.
-// 4. Degenerate triangles (collinear or repeated vertices) are the segment (or point) between
-//    their extreme vertices, found by exact coordinate comparisons. Segment vs triangle and
-//    segment vs segment are decided by exact orient3d/orient2d signs (see each function).
-//
-// Nothing loops and nothing divides: the cost is a bounded number of predicate calls.
+// The algorithm (and why each of its cases is exact once the signs are exact) lives in
+// guigue_devillers.hpp, shared with the fixed-point triangle unit (tri_fixed.cpp). This file
+// supplies the double kernel: orient3d_sign / orient2d_sign ARE exact (filter + exact fallback,
+// predicates.cpp), and the coplanar projection axis is chosen as described below.
 #include "kdopcd/tri_tri.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "guigue_devillers.hpp"
 #include "kdopcd/predicates.hpp"
 
 namespace kdopcd {
 
 namespace {
 
-struct P2 {
-  double x, y;
+struct DoubleKernel {
+  using Point = Vec3;
+  using Coord = double;
+
+  static int orient3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+    return orient3d_sign(a, b, c, d);
+  }
+
+  static int orient2d(double ax, double ay, double bx, double by, double cx, double cy) {
+    return orient2d_sign(ax, ay, bx, by, cx, cy);
+  }
+
+  // An axis along which the projection of triangle (p,q,r) is non-degenerate (its normal
+  // component there is exactly nonzero), or -1 when the triangle is degenerate (normal exactly
+  // 0). We try the axes in order of the rounded |n_k|, i.e. the paper's "largest component", but
+  // accept one only after the exact orient2d says it is nonzero; a rounded-largest component
+  // could be an exact 0 for slivers.
+  static int projection_axis(const Vec3& p, const Vec3& q, const Vec3& r) {
+    const Vec3 n = (q - p).cross(r - p);  // rounded: only an ordering hint, never trusted
+    int order[3] = {0, 1, 2};
+    const double m[3] = {std::fabs(n.x()), std::fabs(n.y()), std::fabs(n.z())};
+    // Largest rounded component first (ties and NaN from overflow: any order is fine).
+    if (m[order[1]] > m[order[0]]) std::swap(order[0], order[1]);
+    if (m[order[2]] > m[order[1]]) std::swap(order[1], order[2]);
+    if (m[order[1]] > m[order[0]]) std::swap(order[0], order[1]);
+    for (int k : order) {
+      const auto a = detail::project<double>(p, k), b = detail::project<double>(q, k),
+                 c = detail::project<double>(r, k);
+      if (orient2d(a.x, a.y, b.x, b.y, c.x, c.y) != 0) return k;
+    }
+    return -1;
+  }
 };
-
-inline int orient2(const P2& a, const P2& b, const P2& c) {
-  return orient2d_sign(a.x, a.y, b.x, b.y, c.x, c.y);
-}
-
-// Drops coordinate k. The cyclic order (y,z), (z,x), (x,y) makes orient2 of a projected
-// triangle carry the sign of the k-th component of its normal (q-p) x (r-p).
-inline P2 project(const Vec3& v, int k) {
-  switch (k) {
-    case 0: return {v.y(), v.z()};
-    case 1: return {v.z(), v.x()};
-    default: return {v.x(), v.y()};
-  }
-}
-
-// An axis along which the projection of triangle (p,q,r) is non-degenerate (its normal
-// component there is exactly nonzero), or -1 when the triangle is degenerate (normal exactly 0).
-int projection_axis(const Vec3& p, const Vec3& q, const Vec3& r) {
-  const Vec3 n = (q - p).cross(r - p);  // rounded: only an ordering hint, never trusted
-  int order[3] = {0, 1, 2};
-  const double m[3] = {std::fabs(n.x()), std::fabs(n.y()), std::fabs(n.z())};
-  // Largest rounded component first (ties and NaN from overflow: any order is fine).
-  if (m[order[1]] > m[order[0]]) std::swap(order[0], order[1]);
-  if (m[order[2]] > m[order[1]]) std::swap(order[1], order[2]);
-  if (m[order[1]] > m[order[0]]) std::swap(order[0], order[1]);
-  for (int k : order) {
-    if (orient2(project(p, k), project(q, k), project(r, k)) != 0) return k;
-  }
-  return -1;
-}
-
-// ---- Guigue-Devillers, 2D (paper Sec. 4). Triangles counter-clockwise, non-degenerate. ----
-// The paper's ORIENT_2D(a,b,c) = (a-c) x (b-c) has the sign of orient2(a,b,c).
-
-// p1 is outside the edge lines p2q2 and r2p2 (the region of vertex p2): decides with the two
-// edges of T1 at p1.
-bool intersection_test_vertex(const P2& p1, const P2& q1, const P2& r1,  //
-                              const P2& p2, const P2& q2, const P2& r2) {
-  if (orient2(r2, p2, q1) >= 0) {
-    if (orient2(r2, q2, q1) <= 0) {
-      if (orient2(p1, p2, q1) > 0) return orient2(p1, q2, q1) <= 0;
-      if (orient2(p1, p2, r1) >= 0) return orient2(q1, r1, p2) >= 0;
-      return false;
-    }
-    if (orient2(p1, q2, q1) <= 0 && orient2(r2, q2, r1) <= 0) return orient2(q1, r1, q2) >= 0;
-    return false;
-  }
-  if (orient2(r2, p2, r1) >= 0) {
-    if (orient2(q1, r1, r2) >= 0) return orient2(p1, p2, r1) >= 0;
-    if (orient2(q1, r1, q2) >= 0) return orient2(r2, r1, q2) >= 0;
-  }
-  return false;
-}
-
-// p1 is outside the edge line r2p2 only (the region of that edge).
-bool intersection_test_edge(const P2& p1, const P2& q1, const P2& r1,  //
-                            const P2& p2, const P2& /*q2*/, const P2& r2) {
-  if (orient2(r2, p2, q1) >= 0) {
-    if (orient2(p1, p2, q1) >= 0) return orient2(p1, q1, r2) >= 0;
-    if (orient2(q1, r1, p2) >= 0) return orient2(r1, p1, p2) >= 0;
-    return false;
-  }
-  if (orient2(r2, p2, r1) >= 0 && orient2(p1, p2, r1) >= 0) {
-    return orient2(p1, r1, r2) >= 0 || orient2(q1, r1, r2) >= 0;
-  }
-  return false;
-}
-
-// Classifies p1 against the three edge lines of T2 (7 regions), then one of the tests above.
-bool ccw_tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
-                    const P2& p2, const P2& q2, const P2& r2) {
-  if (orient2(p2, q2, p1) >= 0) {
-    if (orient2(q2, r2, p1) >= 0) {
-      if (orient2(r2, p2, p1) >= 0) return true;  // p1 in closed T2
-      return intersection_test_edge(p1, q1, r1, p2, q2, r2);
-    }
-    if (orient2(r2, p2, p1) >= 0) return intersection_test_edge(p1, q1, r1, r2, p2, q2);
-    return intersection_test_vertex(p1, q1, r1, p2, q2, r2);
-  }
-  if (orient2(q2, r2, p1) >= 0) {
-    if (orient2(r2, p2, p1) >= 0) return intersection_test_edge(p1, q1, r1, q2, r2, p2);
-    return intersection_test_vertex(p1, q1, r1, q2, r2, p2);
-  }
-  return intersection_test_vertex(p1, q1, r1, r2, p2, q2);
-}
-
-bool tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
-                const P2& p2, const P2& q2, const P2& r2) {
-  // Reorder to counter-clockwise (exact signs; both triangles are known non-degenerate).
-  const bool cw1 = orient2(p1, q1, r1) < 0;
-  const bool cw2 = orient2(p2, q2, r2) < 0;
-  return ccw_tri_tri_2d(p1, cw1 ? r1 : q1, cw1 ? q1 : r1, p2, cw2 ? r2 : q2, cw2 ? q2 : r2);
-}
-
-// ---- Exact segment / point tests for degenerate triangles ----
-
-// Closed 2D segments [a,b], [c,d]; either may be a point.
-bool segments_intersect_2d(const P2& a, const P2& b, const P2& c, const P2& d) {
-  const int d1 = orient2(a, b, c), d2 = orient2(a, b, d);
-  const int d3 = orient2(c, d, a), d4 = orient2(c, d, b);
-  if (d1 * d2 > 0 || d3 * d4 > 0) return false;  // both ends strictly on one side
-  if (d1 == 0 && d2 == 0 && d3 == 0 && d4 == 0) {
-    // All four points collinear (or segments are points): on a line, closed segments meet iff
-    // their bounding boxes overlap. Plain double comparisons are exact.
-    return std::max(std::min(a.x, b.x), std::min(c.x, d.x)) <=
-               std::min(std::max(a.x, b.x), std::max(c.x, d.x)) &&
-           std::max(std::min(a.y, b.y), std::min(c.y, d.y)) <=
-               std::min(std::max(a.y, b.y), std::max(c.y, d.y));
-  }
-  // Not all collinear, and each segment's line weakly separates the other's endpoints: they
-  // meet. (If d1 = d2 = 0 with a != b, c and d lie on line ab, which forces d3 = d4 = 0; if a = b
-  // then d3 = d4 and d3*d4 > 0 already returned. So here both lines genuinely separate.)
-  return true;
-}
-
-bool point_in_triangle_2d(const P2& x, const P2& p, const P2& q, const P2& r) {
-  // Non-degenerate triangle: x is in the closed triangle iff no two edge signs are opposite.
-  const int o1 = orient2(p, q, x), o2 = orient2(q, r, x), o3 = orient2(r, p, x);
-  return !((o1 < 0 || o2 < 0 || o3 < 0) && (o1 > 0 || o2 > 0 || o3 > 0));
-}
-
-// Closed segment [a,b] (possibly a point) vs non-degenerate triangle (p,q,r); k is an axis along
-// which the triangle projects non-degenerately (exactly).
-bool segment_triangle(const Vec3& a, const Vec3& b, const Vec3& p, const Vec3& q, const Vec3& r,
-                      int k) {
-  const int oa = orient3d_sign(p, q, r, a), ob = orient3d_sign(p, q, r, b);
-  if (oa * ob > 0) return false;  // strictly on one side of the plane
-  const P2 P = project(p, k), Q = project(q, k), R = project(r, k);
-  if (oa == 0 && ob == 0) {
-    // In the plane: the projection along k is a bijection of the plane, so test in 2D.
-    const P2 A = project(a, k), B = project(b, k);
-    return point_in_triangle_2d(A, P, Q, R) || segments_intersect_2d(A, B, P, Q) ||
-           segments_intersect_2d(A, B, Q, R) || segments_intersect_2d(A, B, R, P);
-  }
-  // Exactly one endpoint in the plane: it is the only common point of segment and plane.
-  if (oa == 0) return point_in_triangle_2d(project(a, k), P, Q, R);
-  if (ob == 0) return point_in_triangle_2d(project(b, k), P, Q, R);
-  // Strict crossing at X. orient3d(a,b,p,q) = (b-a).((p-X) x (q-X)) has the sign of the area
-  // of (X,p,q) times one common nonzero factor (b-a).n, so X is in the closed triangle iff the
-  // three signs below are never strictly opposite (they cannot all be 0: the triangle has area).
-  const int s1 = orient3d_sign(a, b, p, q), s2 = orient3d_sign(a, b, q, r),
-            s3 = orient3d_sign(a, b, r, p);
-  return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
-}
-
-// Closed 3D segments (possibly points).
-bool segments_intersect_3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
-  if (orient3d_sign(a, b, c, d) != 0) return false;  // not coplanar: disjoint
-  // Coplanar. Meeting in 3D implies meeting in every axis projection. Conversely one of the
-  // three projections is injective on the affine hull of {a,b,c,d} (a plane with some nonzero
-  // normal component, a line not parallel to some axis, or a point), and there the 2D answer is
-  // the 3D answer. So: meet in 3D iff they meet in all three projections.
-  for (int k = 0; k < 3; ++k) {
-    if (!segments_intersect_2d(project(a, k), project(b, k), project(c, k), project(d, k)))
-      return false;
-  }
-  return true;
-}
-
-// A degenerate triangle is the segment between its extreme vertices (a point if all equal).
-// Along an axis where the collinear vertices are not all equal, that coordinate is strictly
-// monotone on their line, so its min and max vertices are the extremes (exact comparisons).
-std::pair<Vec3, Vec3> extent(const Vec3& p, const Vec3& q, const Vec3& r) {
-  for (int i = 0; i < 3; ++i) {
-    if (p[i] == q[i] && q[i] == r[i]) continue;
-    const Vec3* lo = &p;
-    const Vec3* hi = &p;
-    for (const Vec3* v : {&q, &r}) {
-      if ((*v)[i] < (*lo)[i]) lo = v;
-      if ((*v)[i] > (*hi)[i]) hi = v;
-    }
-    return {*lo, *hi};
-  }
-  return {p, p};
-}
-
-// Reached when GD found all signs of one triangle zero: coplanar, or a triangle is degenerate.
-bool coplanar_or_degenerate(const Vec3& p1, const Vec3& q1, const Vec3& r1,  //
-                            const Vec3& p2, const Vec3& q2, const Vec3& r2) {
-  const int k1 = projection_axis(p1, q1, r1);
-  const int k2 = projection_axis(p2, q2, r2);
-  if (k1 >= 0 && k2 >= 0) {
-    // Both non-degenerate, one lies in the other's plane: truly coplanar (paper Sec. 4).
-    return tri_tri_2d(project(p1, k1), project(q1, k1), project(r1, k1),  //
-                      project(p2, k1), project(q2, k1), project(r2, k1));
-  }
-  if (k1 >= 0) {
-    const auto [a, b] = extent(p2, q2, r2);
-    return segment_triangle(a, b, p1, q1, r1, k1);
-  }
-  if (k2 >= 0) {
-    const auto [a, b] = extent(p1, q1, r1);
-    return segment_triangle(a, b, p2, q2, r2, k2);
-  }
-  const auto [a, b] = extent(p1, q1, r1);
-  const auto [c, d] = extent(p2, q2, r2);
-  return segments_intersect_3d(a, b, c, d);
-}
-
-// ---- Guigue-Devillers, 3D (paper Sec. 3) ----
-constexpr int kCoplanar = 2;
-
-// Canonical form: p1 alone on its side of plane 2, p2 alone on its side of plane 1, both
-// triangles oriented so that the interval test is two orientation signs (paper eq. for
-// [i,j] overlap [k,l]).
-inline int check_min_max(const Vec3& p1, const Vec3& q1, const Vec3& r1,  //
-                         const Vec3& p2, const Vec3& q2, const Vec3& r2) {
-  if (orient3d_sign(p1, q1, p2, q2) > 0) return 0;
-  if (orient3d_sign(p1, r1, r2, p2) > 0) return 0;
-  return 1;
-}
-
-// Permutes T2 into canonical form given its signs w.r.t. plane 1 (the paper's TRI_TRI_3D).
-int tri_tri_3d(const Vec3& p1, const Vec3& q1, const Vec3& r1,  //
-               const Vec3& p2, const Vec3& q2, const Vec3& r2, int dp2, int dq2, int dr2) {
-  if (dp2 > 0) {
-    if (dq2 > 0) return check_min_max(p1, r1, q1, r2, p2, q2);
-    if (dr2 > 0) return check_min_max(p1, r1, q1, q2, r2, p2);
-    return check_min_max(p1, q1, r1, p2, q2, r2);
-  }
-  if (dp2 < 0) {
-    if (dq2 < 0) return check_min_max(p1, q1, r1, r2, p2, q2);
-    if (dr2 < 0) return check_min_max(p1, q1, r1, q2, r2, p2);
-    return check_min_max(p1, r1, q1, p2, q2, r2);
-  }
-  if (dq2 < 0) {
-    if (dr2 >= 0) return check_min_max(p1, r1, q1, q2, r2, p2);
-    return check_min_max(p1, q1, r1, p2, q2, r2);
-  }
-  if (dq2 > 0) {
-    if (dr2 > 0) return check_min_max(p1, r1, q1, p2, q2, r2);
-    return check_min_max(p1, q1, r1, q2, r2, p2);
-  }
-  if (dr2 > 0) return check_min_max(p1, q1, r1, r2, p2, q2);
-  if (dr2 < 0) return check_min_max(p1, r1, q1, r2, p2, q2);
-  return kCoplanar;
-}
 
 }  // namespace
 
 bool triangles_intersect(const Vec3& p1, const Vec3& q1, const Vec3& r1,  //
                          const Vec3& p2, const Vec3& q2, const Vec3& r2) {
-  // Signs of T1's vertices w.r.t. plane 2 (orient3d(p2,q2,r2,x), the paper's convention).
-  const int dp1 = orient3d_sign(p2, q2, r2, p1);
-  const int dq1 = orient3d_sign(p2, q2, r2, q1);
-  const int dr1 = orient3d_sign(p2, q2, r2, r1);
-  if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
-
-  const int dp2 = orient3d_sign(p1, q1, r1, p2);
-  const int dq2 = orient3d_sign(p1, q1, r1, q2);
-  const int dr2 = orient3d_sign(p1, q1, r1, r2);
-  if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
-
-  // Permutes T1 into canonical form (p1 alone on its side), swapping q2/r2 to keep the
-  // orientation convention when T1's lone vertex is on the negative side.
-  int res;
-  if (dp1 > 0) {
-    if (dq1 > 0) res = tri_tri_3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
-    else if (dr1 > 0) res = tri_tri_3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
-    else res = tri_tri_3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dp1 < 0) {
-    if (dq1 < 0) res = tri_tri_3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
-    else if (dr1 < 0) res = tri_tri_3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
-    else res = tri_tri_3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
-  } else if (dq1 < 0) {
-    if (dr1 >= 0) res = tri_tri_3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
-    else res = tri_tri_3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dq1 > 0) {
-    if (dr1 > 0) res = tri_tri_3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
-    else res = tri_tri_3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dr1 > 0) {
-    res = tri_tri_3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
-  } else if (dr1 < 0) {
-    res = tri_tri_3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
-  } else {
-    res = kCoplanar;
-  }
-  if (res == kCoplanar) return coplanar_or_degenerate(p1, q1, r1, p2, q2, r2);
-  return res != 0;
+  return detail::GuigueDevillers<DoubleKernel>::intersect(p1, q1, r1, p2, q2, r2);
 }
 
 }  // namespace kdopcd
