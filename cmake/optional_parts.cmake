@@ -13,7 +13,7 @@ check_language(CUDA)
 
 set(KDOPCD_HAVE_SYSTEMC ${SystemC_FOUND})
 set(KDOPCD_HAVE_VERILATOR ${verilator_FOUND})
-if(CMAKE_CUDA_COMPILER)
+if(CMAKE_CUDA_COMPILER AND EXISTS "${CMAKE_CUDA_COMPILER}")  # a named but missing nvcc is "not found"
   set(KDOPCD_HAVE_CUDA ON)
 else()
   set(KDOPCD_HAVE_CUDA OFF)
