@@ -13,6 +13,7 @@
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_float.hpp"
 #include "kdopcd/tri_fixed.hpp"
+#include "kdopcd/triangle_boxes.hpp"
 #include "kdopcd/tri_tri.hpp"
 
 namespace kdopcd {
@@ -283,26 +284,13 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
 
 std::vector<ContactPair> brute_force_contacts(const Mesh& first, const Mesh& second, const Pose& pose) {
   const std::vector<Vec3> placed = place_vertices(second, pose);
-  struct Box {
-    Vec3 lo, hi;
-  };
-  auto boxes = [](const Mesh& m, const std::vector<Vec3>& v) {
-    std::vector<Box> out(m.triangle_count());
-    for (std::size_t t = 0; t < out.size(); ++t) {
-      const auto& tri = m.triangles[t];
-      out[t].lo = v[tri[0]].cwiseMin(v[tri[1]]).cwiseMin(v[tri[2]]);
-      out[t].hi = v[tri[0]].cwiseMax(v[tri[1]]).cwiseMax(v[tri[2]]);
-    }
-    return out;
-  };
-  const std::vector<Box> bf = boxes(first, first.vertices), bs = boxes(second, placed);
+  const std::vector<TriangleBox> bf = triangle_boxes(first, first.vertices), bs = triangle_boxes(second, placed);
   tbb::combinable<std::vector<ContactPair>> found;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, first.triangle_count()), [&](const auto& range) {
     auto& local = found.local();
     for (std::size_t f = range.begin(); f != range.end(); ++f) {
       for (std::size_t s = 0; s < second.triangle_count(); ++s) {
-        // Comparisons of the same doubles are exact: disjoint boxes mean disjoint triangles.
-        if ((bf[f].lo.array() > bs[s].hi.array()).any() || (bs[s].lo.array() > bf[f].hi.array()).any()) continue;
+        if (bf[f].disjoint(bs[s])) continue;  // exact: disjoint boxes mean disjoint triangles
         const auto& t = second.triangles[s];
         if (triangles_intersect(first.corner(f, 0), first.corner(f, 1), first.corner(f, 2), placed[t[0]], placed[t[1]],
                                 placed[t[2]]))

@@ -33,6 +33,7 @@
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/tri_fixed.hpp"
+#include "kdopcd/triangle_boxes.hpp"
 #include "kdopcd/tri_tri.hpp"
 #include "kdopcd/tri_tri_exact.hpp"
 #include "test_meshes.hpp"
@@ -626,18 +627,7 @@ void compare_on_meshes(const Scene& scene) {
   const auto poses = make_pose_classes(
       first_tree, second_tree, Eigen::Quaterniond(Eigen::AngleAxisd(scene.angle, Vec3(1, 2, 0.5).normalized())),
       scene.direction);
-  struct Box {
-    Vec3 lo, hi;
-  };
-  auto boxes = [](const Mesh& m, const std::vector<Vec3>& v) {
-    std::vector<Box> out(m.triangle_count());
-    for (std::size_t t = 0; t < out.size(); ++t) {
-      const auto& tri = m.triangles[t];
-      out[t] = {v[tri[0]].cwiseMin(v[tri[1]]).cwiseMin(v[tri[2]]), v[tri[0]].cwiseMax(v[tri[1]]).cwiseMax(v[tri[2]])};
-    }
-    return out;
-  };
-  const std::vector<Box> first_boxes = boxes(first, first.vertices);
+  const std::vector<TriangleBox> first_boxes = triangle_boxes(first, first.vertices);
   for (const TriangleFixedParams fp : {TriangleFixedParams{24, 24}, TriangleFixedParams{10, 10}, TriangleFixedParams{7, 9}}) {
     const double delta = triangle_delta(s, fp);
     const std::vector<FixedTriangle> ff = first_fixed_triangles(first, s, fp);
@@ -647,7 +637,7 @@ void compare_on_meshes(const Scene& scene) {
       ASSERT_TRUE(qp.in_range) << to_string(cp.kind);
       const std::vector<FixedTriangle> sf = placed_fixed_triangles(second, qp);
       const std::vector<Vec3> placed = place_vertices(second, cp.pose);
-      const std::vector<Box> second_boxes = boxes(second, placed);
+      const std::vector<TriangleBox> second_boxes = triangle_boxes(second, placed);
       // A fixed contact is within delta of a double contact, so boxes 2 delta apart suffice.
       const double margin = 2 * delta;
       tbb::combinable<std::vector<ContactPair>> found;
