@@ -64,9 +64,9 @@ const std::vector<std::vector<int>> kFaces = {{0, 1, 2, 3}, {3, 0, 1, 2, 4}, {0,
 const std::vector<Tri> kTriangles = {{0, 1, 2}, {0, 2, 3}, {3, 0, 1}, {3, 1, 2},
                                      {3, 2, 4}, {0, 5, 6}, {1, 6, 5}, {1, 5, 0}};
 
-std::string off_text() {
+// The body OFF and ascii PLY share: "x y z" per vertex, then "count i0 i1 ..." per face.
+std::string vertex_and_face_lines() {
   std::ostringstream s;
-  s << "OFF\n# test polygon soup\n" << kVertices.size() << " " << kFaces.size() << " 0\n";
   for (const Vec3& v : kVertices) s << v.x() << " " << v.y() << " " << v.z() << "\n";
   for (const auto& f : kFaces) {
     s << f.size();
@@ -74,6 +74,11 @@ std::string off_text() {
     s << "\n";
   }
   return s.str();
+}
+
+std::string off_text() {
+  return "OFF\n# test polygon soup\n" + std::to_string(kVertices.size()) + " " + std::to_string(kFaces.size()) +
+         " 0\n" + vertex_and_face_lines();
 }
 
 std::string obj_text() {
@@ -94,17 +99,7 @@ std::string ply_header(const std::string& format) {
          "element face " + std::to_string(kFaces.size()) + "\nproperty list uchar int vertex_indices\nend_header\n";
 }
 
-std::string ply_ascii_text() {
-  std::ostringstream s;
-  s << ply_header("ascii");
-  for (const Vec3& v : kVertices) s << v.x() << " " << v.y() << " " << v.z() << "\n";
-  for (const auto& f : kFaces) {
-    s << f.size();
-    for (int i : f) s << " " << i;
-    s << "\n";
-  }
-  return s.str();
-}
+std::string ply_ascii_text() { return ply_header("ascii") + vertex_and_face_lines(); }
 
 template <typename T>
 void put(std::string& out, T value, bool big_endian) {

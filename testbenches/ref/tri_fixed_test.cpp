@@ -217,27 +217,19 @@ TEST(TriFixedExact, RandomBoxesAtManyScales) {
 }
 
 TEST(TriFixedExact, LatticeCoplanarCollinearTouching) {
-  // 3D lattice: shared vertices and edges, vertices on edges/faces, degenerate triangles.
-  auto gen3 = [](Rng& r, FixedTriangle& a, FixedTriangle& b) {
-    const Lattice L(r, 3, I64(1) << irand(r, 0, 40));
-    for (auto& v : a.v) v = L.point(r);
-    for (auto& v : b.v) v = L.point(r);
+  // Both triangles on one random lattice of `dims` dimensions (3: shared vertices and edges,
+  // vertices on edges/faces, degenerate triangles; 2: every pair coplanar, the 2D branch with
+  // exact orient2d; 1: segments or points on one line).
+  auto lattice_pair = [](int dims) {
+    return [dims](Rng& r, FixedTriangle& a, FixedTriangle& b) {
+      const Lattice L(r, dims, I64(1) << irand(r, 0, 40));
+      for (auto& v : a.v) v = L.point(r);
+      for (auto& v : b.v) v = L.point(r);
+    };
   };
-  expect_clean(run_family(2, 60000, 6, gen3), "lattice 3D");
-  // Plane lattice: every pair coplanar (2D Guigue-Devillers, exact orient2d).
-  auto gen2 = [](Rng& r, FixedTriangle& a, FixedTriangle& b) {
-    const Lattice L(r, 2, I64(1) << irand(r, 0, 40));
-    for (auto& v : a.v) v = L.point(r);
-    for (auto& v : b.v) v = L.point(r);
-  };
-  expect_clean(run_family(3, 60000, 6, gen2), "lattice coplanar");
-  // Line lattice: both triangles are segments or points on one line.
-  auto gen1 = [](Rng& r, FixedTriangle& a, FixedTriangle& b) {
-    const Lattice L(r, 1, I64(1) << irand(r, 0, 40));
-    for (auto& v : a.v) v = L.point(r);
-    for (auto& v : b.v) v = L.point(r);
-  };
-  expect_clean(run_family(4, 20000, 6, gen1), "lattice collinear");
+  expect_clean(run_family(2, 60000, 6, lattice_pair(3)), "lattice 3D");
+  expect_clean(run_family(3, 60000, 6, lattice_pair(2)), "lattice coplanar");
+  expect_clean(run_family(4, 20000, 6, lattice_pair(1)), "lattice collinear");
   // Nearly coplanar: a plane lattice with one coordinate of one vertex moved by one unit.
   auto gen_near = [](Rng& r, FixedTriangle& a, FixedTriangle& b) {
     const Lattice L(r, 2, I64(1) << irand(r, 0, 40));
