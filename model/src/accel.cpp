@@ -51,15 +51,22 @@ struct NodePair {
   bool operator==(const NodePair&) const = default;
 };
 
-// External memory holding the two encoded tree images. A request moves `beats` W-bit words in
-// bursts of at most burst_length beats; each burst costs mem_latency cycles plus its beats at the
-// clock ratio. One request at a time, in request order.
+// External memory holding the two encoded tree images, seen through the fetch unit's AXI4 read
+// master (docs/accelerator.md, "Timing contract"). A record request becomes bursts of at most
+// burst_length beats that never cross a 4 KiB boundary (the images lie 4 KiB-aligned, so the split
+// depends on the image address only). A burst queued in tick t is accepted (AR handshake) from tick
+// t+1 on, one per tick, while fewer than max_outstanding bursts are in flight at the start of the
+// tick; the memory serves accepted bursts in order: service starts at max(accept tick, previous
+// burst's last beat) and the last beat comes mem_latency + its beats at the clock ratio later.
 enum class ReqKind { NodeFirst, NodeSecond, TriFirst, TriSecond };
-struct MemRequest {
+struct MemBurst {
   ReqKind kind;
-  std::uint64_t address;  // byte address in that tree's image
+  std::uint64_t address;     // byte address in that tree's image
   int beats;
-  std::uint64_t tag;      // fetch tag (nodes) or triangle job id
+  std::uint64_t tag;         // fetch tag (nodes) or triangle job id
+  bool last_of_record;       // the record is complete with this burst's last beat
+  std::uint64_t queued = 0;  // tick in which the fetch unit queued it
+  std::uint64_t done = 0;    // tick of its last beat (set when accepted)
 };
 
 // The decoded contents of one image region, addressed like the image (records are located by
@@ -132,7 +139,7 @@ class Core {
     triangle_unit();
     contact_queue();
     if (stack_.empty() && !cur_.valid && pipe_.empty() && jobs_.empty() && tri_pipe_.empty() && out_queue_.empty() &&
-        !mem_active_ && mem_queue_.empty())
+        mem_inflight_.empty() && mem_queue_.empty())
       finish();
   }
 
@@ -168,10 +175,9 @@ class Core {
   const ImageNode* reg_f_ = nullptr;  // coefficient registers of the current pair
   const ImageNode* reg_s_ = nullptr;
   std::deque<Flight> pipe_;
-  std::deque<MemRequest> mem_queue_;
-  bool mem_active_ = false;
-  MemRequest mem_cur_{};
-  std::uint64_t mem_done_ = 0;
+  std::deque<MemBurst> mem_queue_;     // queued, not yet accepted (may still be dropped)
+  std::deque<MemBurst> mem_inflight_;  // accepted, served in order
+  std::uint64_t mem_last_done_ = 0;
   std::deque<TriJob> jobs_;
   std::uint64_t next_job_ = 0;
   std::deque<TriFlight> tri_pipe_;
@@ -197,58 +203,66 @@ class Core {
   }
 
   std::uint64_t cost(int beats) const {
-    std::uint64_t c = 0;
+    return std::uint64_t(p.mem_latency) +
+           (std::uint64_t(beats) * p.cycles_per_beat + p.beats_per_cycle - 1) / std::uint64_t(p.beats_per_cycle);
+  }
+
+  void queue_record(ReqKind kind, std::uint64_t address, int beats, std::uint64_t tag) {
+    const std::uint64_t bus_bytes = std::uint64_t(p.bus_width / 8);
     for (int left = beats; left > 0;) {
-      const int bl = std::min(left, p.burst_length);
-      c += std::uint64_t(p.mem_latency) +
-           (std::uint64_t(bl) * p.cycles_per_beat + p.beats_per_cycle - 1) / std::uint64_t(p.beats_per_cycle);
-      left -= bl;
+      const std::uint64_t to_boundary = (4096 - address % 4096) / bus_bytes;
+      const int len = int(std::min<std::uint64_t>({std::uint64_t(left), std::uint64_t(p.burst_length), to_boundary}));
+      left -= len;
+      mem_queue_.push_back({kind, address, len, tag, left == 0, cycle_, 0});
+      address += std::uint64_t(len) * bus_bytes;
     }
-    return std::max<std::uint64_t>(c, 1);
   }
 
   void memory_step() {
-    if (mem_active_ && cycle_ >= mem_done_) {
-      mem_active_ = false;
-      deliver(mem_cur_);
+    const std::size_t outstanding = mem_inflight_.size();  // the fetch unit's count at the start of the tick
+    while (!mem_inflight_.empty() && mem_inflight_.front().done <= cycle_) {
+      deliver(mem_inflight_.front());
+      mem_inflight_.pop_front();
     }
-    if (!mem_active_ && !mem_queue_.empty()) {
-      mem_cur_ = mem_queue_.front();
+    if (!mem_queue_.empty() && mem_queue_.front().queued < cycle_ && outstanding < std::size_t(p.max_outstanding)) {
+      MemBurst b = mem_queue_.front();
       mem_queue_.pop_front();
-      mem_active_ = true;
-      mem_done_ = cycle_ + cost(mem_cur_.beats);
+      b.done = std::max(cycle_, mem_last_done_) + cost(b.beats);
+      mem_last_done_ = b.done;
+      mem_inflight_.push_back(b);
     }
-    if (mem_active_) ++stats.mem_busy_cycles;
+    if (!mem_inflight_.empty()) ++stats.mem_busy_cycles;
   }
 
-  void deliver(const MemRequest& r) {
+  void deliver(const MemBurst& r) {
     stats.mem_beats += std::uint64_t(r.beats);
     if (r.kind == ReqKind::NodeFirst || r.kind == ReqKind::NodeSecond) {
       stats.mem_beats_nodes += std::uint64_t(r.beats);
       if (fetch_.valid && r.tag == fetch_.tag) {
-        --fetch_.outstanding;
+        if (r.last_of_record) --fetch_.outstanding;
         fetch_.delivered_beats += std::uint64_t(r.beats);
       } else stats.mem_beats_wasted += std::uint64_t(r.beats);
       return;
     }
     stats.mem_beats_triangles += std::uint64_t(r.beats);
+    if (!r.last_of_record) return;
     for (TriJob& j : jobs_)
       if (j.id == r.tag) --j.outstanding;
   }
 
   void start_fetch(NodePair np) {
-    if (fetch_.valid) {  // abandon: requests not yet started are dropped; one in progress is wasted
+    if (fetch_.valid) {  // abandon: bursts not yet accepted are dropped; accepted ones complete, wasted
       const std::uint64_t old = fetch_.tag;
       stats.mem_beats_wasted += fetch_.delivered_beats;
-      std::erase_if(mem_queue_, [&](const MemRequest& r) {
+      std::erase_if(mem_queue_, [&](const MemBurst& r) {
         return (r.kind == ReqKind::NodeFirst || r.kind == ReqKind::NodeSecond) && r.tag == old;
       });
     }
     fetch_ = Fetch{true, np, next_tag_++, 2, 0};
     const TreeImage& a = mem[0]->image;
     const TreeImage& b = mem[1]->image;
-    mem_queue_.push_back({ReqKind::NodeFirst, a.node_address(std::size_t(np.f)), a.node_beats(), fetch_.tag});
-    mem_queue_.push_back({ReqKind::NodeSecond, b.node_address(std::size_t(np.s)), b.node_beats(), fetch_.tag});
+    queue_record(ReqKind::NodeFirst, a.node_address(std::size_t(np.f)), a.node_beats(), fetch_.tag);
+    queue_record(ReqKind::NodeSecond, b.node_address(std::size_t(np.s)), b.node_beats(), fetch_.tag);
   }
 
   void pipeline_outputs() {
@@ -290,8 +304,8 @@ class Core {
       TriJob j{next_job_++, std::uint32_t(f.triangle), std::uint32_t(s.triangle),
                mem[0]->image.triangle_address(std::size_t(f.triangle)),
                mem[1]->image.triangle_address(std::size_t(s.triangle))};
-      mem_queue_.push_back({ReqKind::TriFirst, j.addr_f, mem[0]->image.triangle_beats(), j.id});
-      mem_queue_.push_back({ReqKind::TriSecond, j.addr_s, mem[1]->image.triangle_beats(), j.id});
+      queue_record(ReqKind::TriFirst, j.addr_f, mem[0]->image.triangle_beats(), j.id);
+      queue_record(ReqKind::TriSecond, j.addr_s, mem[1]->image.triangle_beats(), j.id);
       jobs_.push_back(j);
       return;
     }
@@ -472,8 +486,10 @@ const ImageMemory& image_memory(const DopTree& tree, const ImageParams& ip) {
 ModelResult simulate(const DopTree& first, const DopTree& second, const Pose& pose, const ModelParams& params) {
   if (first.k() != second.k()) throw std::invalid_argument("model: trees must share k");
   if (params.pipelines < 1 || params.stack_depth < 1 || params.burst_length < 1 || params.beats_per_cycle < 1 ||
-      params.cycles_per_beat < 1 || params.triangle_latency < 1 || params.mem_latency < 0 || params.pipeline_latency < 0)
-    throw std::invalid_argument("model: pipelines, stack depth, burst, clock ratio and latencies must be positive");
+      params.cycles_per_beat < 1 || params.triangle_latency < 1 || params.mem_latency < 0 || params.pipeline_latency < 0 ||
+      params.max_outstanding < 1)
+    throw std::invalid_argument(
+        "model: pipelines, stack depth, burst, clock ratio, outstanding reads and latencies must be positive");
   validate_fixed_params(params.fixed);
   const auto t0 = std::chrono::steady_clock::now();
   const double s = scene_scale(first, second);

@@ -47,8 +47,9 @@ void run_sim(SimArgs& args) {
              args.k, n, to_string(p.rule), p.fixed.b, p.fixed.c, p.fixed.z, p.vertex_bits, p.pipelines,
              p.continue_axes ? "on" : "off", p.stack_depth);
   fmt::print("       SAT latency {} cycles, triangle unit {} cycles, memory W = {} bit, latency {} cycles, burst {} "
-             "beats, {} beat(s) per {} cycle(s), clock {} MHz\n",
-             p.pipeline_latency, p.triangle_latency, p.bus_width, p.mem_latency, p.burst_length, p.beats_per_cycle,
+             "beats, {} outstanding, {} beat(s) per {} cycle(s), clock {} MHz\n",
+             p.pipeline_latency, p.triangle_latency, p.bus_width, p.mem_latency, p.burst_length, p.max_outstanding,
+             p.beats_per_cycle,
              p.cycles_per_beat, p.clock_mhz);
 
   std::vector<PoseOutcome> outcomes;
@@ -121,7 +122,7 @@ void run_sim(SimArgs& args) {
                              {"pipelines", p.pipelines}, {"continue_axes", p.continue_axes},
                              {"stack_depth", p.stack_depth}, {"pipeline_latency", p.pipeline_latency},
                              {"triangle_latency", p.triangle_latency}, {"bus_width", p.bus_width},
-                             {"mem_latency", p.mem_latency}, {"burst_length", p.burst_length},
+                             {"mem_latency", p.mem_latency}, {"burst_length", p.burst_length}, {"max_outstanding", p.max_outstanding},
                              {"beats_per_cycle", p.beats_per_cycle}, {"cycles_per_beat", p.cycles_per_beat},
                              {"clock_mhz", p.clock_mhz}, {"poses", rows}};
     write_json_file(args.json_path, report);
@@ -150,7 +151,12 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--tri-latency", p.triangle_latency, "triangle unit latency")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--bus-width", p.bus_width, "memory bus width W in bits")->check(CLI::IsMember({32, 64, 128, 256, 512}))->capture_default_str();
   cmd->add_option("--mem-latency", p.mem_latency, "cycles per burst before its first beat")->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--burst", p.burst_length, "beats per burst at most")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--burst", p.burst_length, "beats per AXI burst at most (bursts never cross 4 KiB)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--outstanding", p.max_outstanding, "AXI read bursts in flight at most")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--beats-per-cycle", p.beats_per_cycle, "memory beats per accelerator clock")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--cycles-per-beat", p.cycles_per_beat, "accelerator clocks per memory beat")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--clock-mhz", p.clock_mhz, "accelerator clock for times")->check(CLI::PositiveNumber)->capture_default_str();

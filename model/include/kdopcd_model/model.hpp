@@ -30,7 +30,8 @@ struct ModelParams {
   int triangle_latency = 16;        // triangle unit latency (fully pipelined, 1 test / cycle)
   int bus_width = 64;               // memory bus W bits (tree image beats)
   int mem_latency = 2;              // cycles from a burst's request to its first beat
-  int burst_length = 16;            // beats per burst at most (each burst pays mem_latency)
+  int burst_length = 16;            // beats per AXI burst at most (each burst pays mem_latency; none crosses 4 KiB)
+  int max_outstanding = 4;          // AXI read bursts accepted and not yet complete, at most
   int beats_per_cycle = 1;          // memory beats per accelerator clock (clock ratio, numerator)
   int cycles_per_beat = 1;          // accelerator clocks per beat (clock ratio, denominator)
   double clock_mhz = 100.0;         // accelerator clock, for times only

@@ -1,0 +1,60 @@
+#pragma once
+// The verilated accelerator top (rtl/kdopcd_top.sv) as a query engine: `kdop sim --engine rtl`
+// and the top's testbench run a collision query through it. This header does not include
+// Verilator; the engine (rtl/src/top_engine.cpp) owns one verilated top and its bus models
+// (testbenches/top/axi_harness.hpp), docs/accelerator.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kdopcd/dop_tree.hpp"
+#include "kdopcd/fixed_format.hpp"
+#include "kdopcd/pose.hpp"
+#include "kdopcd/traversal.hpp"
+
+namespace kdopcd::rtl {
+
+// The parameters the top was verilated with (one configuration per build).
+struct TopConfig {
+  int k, b, c, z, v, m, bus_width, stack_depth, max_outstanding, burst_max, triangle_latency, sat_latency;
+};
+TopConfig top_config();
+
+struct TopParams {
+  int axes = 0;  // n (0 = k)
+  DescentRule rule = DescentRule::Shallower;
+  bool continue_axes = false;
+  FixedParams fixed{};
+  int vertex_bits = 24;
+  int rotation_bits = 24;
+  std::uint32_t stack_limit = 0;  // STACK_LIMIT register (0 = the verilated STACK_DEPTH)
+  int mem_latency = 2;            // the AXI memory model's L (docs/accelerator.md)
+  int cycles_per_beat = 1;
+  bool stalls = false;            // random stalls / back-pressure on every handshake
+  double stall_probability = 0.25;
+  std::uint64_t seed = 1;
+};
+
+// Counters of the register map (0x080 + 8 i), in that order.
+struct TopCounters {
+  std::uint64_t cycles = 0, pair_tests = 0, axis_issued = 0, axis_effective = 0, axis_cancelled = 0,
+                axis_continued = 0, leaf_pairs = 0, tri_tests = 0, contacts = 0, max_stack = 0, mem_beats = 0,
+                wasted_beats = 0, stall_cycles = 0;
+};
+
+struct TopResult {
+  bool started = false;  // false: |T / s| > 4, the pose has no contact and the top was not run
+  std::vector<ContactPair> contacts;  // sorted ascending
+  TopCounters counters;
+  bool stack_overflow = false;
+  bool bus_error = false;
+  std::uint64_t clock_edges = 0;  // edges from START to DONE seen by the harness (= counters.cycles)
+  double sim_seconds = 0;         // host time of the clocked query (START to DONE)
+  TraversalStats traversal() const;
+};
+
+// Throws std::invalid_argument when the query's k, b, c, z, v, m differ from top_config() or a
+// parameter is out of range, std::runtime_error when the top does not finish (timeout).
+TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& pose, const TopParams& params);
+
+}  // namespace kdopcd::rtl

@@ -1,0 +1,101 @@
+// One verilated accelerator top (Vkdopcd_top) per process, driven by the bus models of
+// testbenches/top/axi_harness.hpp; each query loads both tree images and the registers, starts the
+// top and clocks it until DONE (docs/accelerator.md).
+#include "kdopcd/rtl_top_engine.hpp"
+
+#include <memory>
+#include <stdexcept>
+
+#include "Vkdopcd_top.h"
+#include "axi_harness.hpp"
+
+namespace kdopcd::rtl {
+
+namespace {
+
+struct Engine {
+  VerilatedContext ctx;
+  Vkdopcd_top top{&ctx};
+  rtltb::Harness<Vkdopcd_top> h{top, &ctx};
+  Engine() {
+    ctx.fatalOnError(true);  // an SVA protocol assertion stops the process: a defect, never ignored
+    h.reset();
+  }
+};
+
+Engine& engine() {
+  static Engine* e = new Engine();  // lives until exit: Verilator's final() is not needed
+  return *e;
+}
+
+}  // namespace
+
+TopConfig top_config() {
+  return {KDOPCD_TOP_K, KDOPCD_TOP_B,        KDOPCD_TOP_C,         KDOPCD_TOP_Z,
+          KDOPCD_TOP_V, KDOPCD_TOP_M,        KDOPCD_TOP_W,         KDOPCD_TOP_STACK_DEPTH,
+          KDOPCD_TOP_MAX_OUT, KDOPCD_TOP_BURST_MAX, KDOPCD_TOP_TRI_LAT, KDOPCD_TOP_SAT_LAT};
+}
+
+TraversalStats TopResult::traversal() const {
+  TraversalStats t;
+  t.pair_tests = counters.pair_tests;
+  t.axis_tests = counters.axis_effective;
+  t.leaf_pairs = counters.leaf_pairs;
+  t.triangle_tests = counters.tri_tests;
+  t.contacts = counters.contacts;
+  t.max_stack_depth = std::uint32_t(counters.max_stack);
+  return t;
+}
+
+TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& pose, const TopParams& p) {
+  const TopConfig cfg = top_config();
+  if (first.k() != cfg.k || p.fixed.b != cfg.b || p.fixed.c != cfg.c || p.fixed.z != cfg.z || p.vertex_bits != cfg.v ||
+      p.rotation_bits != cfg.m)
+    throw std::invalid_argument("rtl engine: the top was verilated for k = " + std::to_string(cfg.k) + ", b,c,z = " +
+                                std::to_string(cfg.b) + "," + std::to_string(cfg.c) + "," + std::to_string(cfg.z) +
+                                ", v = m = " + std::to_string(cfg.v) + "; the query asks for something else");
+  if (p.mem_latency < 0 || p.cycles_per_beat < 1 || p.axes < 0 || p.stall_probability < 0 || p.stall_probability >= 1)
+    throw std::invalid_argument("rtl engine: memory latency >= 0, cycles per beat >= 1, 0 <= stall probability < 1");
+  Engine& e = engine();
+  rtltb::AxiMemoryParams mp;
+  mp.latency = p.mem_latency;
+  mp.cycles_per_beat = p.cycles_per_beat;
+  mp.stall = p.stalls;
+  mp.stall_probability = p.stall_probability;
+  mp.seed = p.seed;
+  e.h.mem.set_params(mp);
+  rtltb::AxiLiteParams lp;
+  lp.stall = p.stalls;
+  lp.seed = p.seed + 1;
+  e.h.lite.set_params(lp);
+  rtltb::StreamSinkParams sp;
+  sp.stall = p.stalls;
+  sp.stall_probability = p.stall_probability;
+  sp.seed = p.seed + 2;
+  e.h.sink.set_params(sp);
+
+  rtltb::RtlQueryParams q;
+  q.axes = p.axes;
+  q.rule = p.rule;
+  q.continue_axes = p.continue_axes;
+  q.fixed = p.fixed;
+  q.vertex_bits = p.vertex_bits;
+  q.rotation_bits = p.rotation_bits;
+  q.stack_limit = p.stack_limit;
+  const rtltb::RtlTopQuery r = rtltb::run_query(e.top, e.h, first, second, pose, q);
+  if (!r.ok()) throw std::runtime_error("rtl engine: " + r.error);
+  TopResult out;
+  out.started = r.started;
+  out.contacts = r.contacts;
+  const rtltb::RtlCounters& c = r.counters;
+  out.counters = {c.cycles,     c.pair_tests, c.axis_issued, c.axis_effective, c.axis_cancelled,
+                  c.axis_continued, c.leaf_pairs, c.tri_tests, c.contacts,    c.max_stack,
+                  c.mem_beats,  c.wasted_beats, c.stall_cycles};
+  out.stack_overflow = r.stack_overflow;
+  out.bus_error = r.bus_error;
+  out.clock_edges = r.done_tick;
+  out.sim_seconds = r.clocked_seconds;
+  return out;
+}
+
+}  // namespace kdopcd::rtl

@@ -1,0 +1,794 @@
+#pragma once
+// Header-only C++ harness for the verilated accelerator top (docs/accelerator.md): bus models that
+// drive the top's AXI4 read master, AXI4-Lite slave and AXI4-Stream master ports, a per-clock
+// step(), and a query driver that runs one collision query like the SystemC model's host does.
+//
+// Every model is templated on the verilated class and uses only the port names of
+// docs/accelerator.md, so the same code drives Vkdopcd_top, Vkdopcd_regs (AXI-Lite only) or a
+// verilated checker (AXI read only); Harness<Top> detects which port groups Top has.
+//
+// One step() is one clock (one rising edge, "tick"):
+//   1. every model drives the top's inputs from its own state (Moore: never from the top's
+//      outputs of the same cycle);
+//   2. clk_i = 0, eval(): the top's outputs settle (its Mealy readies included);
+//   3. every handshake (valid && ready) and payload is sampled;
+//   4. clk_i = 1, eval(): the rising edge number tick();
+//   5. every model updates its state by the sampled handshakes, at that tick; tick()++.
+// Ticks are absolute edge numbers; the query driver reports them relative to the START edge
+// (tick 0 of docs/accelerator.md "Timing contract").
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <verilated.h>
+#if defined(VM_TRACE_FST) && VM_TRACE_FST
+#include <verilated_fst_c.h>
+#endif
+
+#include "kdopcd/dop_tree.hpp"
+#include "kdopcd/fixed_format.hpp"
+#include "kdopcd/pose.hpp"
+#include "kdopcd/sat_fixed.hpp"
+#include "kdopcd/sat_setup.hpp"
+#include "kdopcd/traversal.hpp"
+#include "kdopcd/tree_image.hpp"
+#include "kdopcd/tri_fixed.hpp"
+
+namespace kdopcd::rtltb {
+
+// ---------------------------------------------------------------------------------------------
+// Register map (docs/accelerator.md)
+namespace reg {
+inline constexpr std::uint32_t kId = 0x000, kConfig0 = 0x004, kConfig1 = 0x008, kConfig2 = 0x00C;
+inline constexpr std::uint32_t kControl = 0x010, kStatus = 0x014, kQuery = 0x018, kStackLimit = 0x01C;
+inline constexpr std::uint32_t kANodeBase = 0x020, kATriBase = 0x028, kBNodeBase = 0x030, kBTriBase = 0x038;
+inline constexpr std::uint32_t kRot = 0x040, kTrans = 0x064, kCounters = 0x080, kAxisTable = 0x400;
+inline constexpr std::uint32_t kIdValue = 0x4B440601;
+inline constexpr std::uint32_t kStart = 1u << 0, kClear = 1u << 1;  // CONTROL bits
+inline constexpr std::uint32_t kBusy = 1u << 0, kDone = 1u << 1, kStackOverflow = 1u << 2, kBusError = 1u << 3,
+                               kIdle = 1u << 4;  // STATUS bits
+inline constexpr int kNumCounters = 13;
+inline constexpr std::uint32_t kAxisEntryBytes = 64;
+}  // namespace reg
+
+inline int clog2(int x) {
+  int r = 0;
+  while ((1 << r) < x) ++r;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Port access helpers: a verilated port is an integer (<= 64 bits) or a VlWide<N> (32-bit words).
+namespace detail {
+template <class T>
+void put_bytes(T& port, const std::uint8_t* bytes, int n) {
+  if constexpr (std::is_integral_v<T>) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes, std::size_t(std::min<int>(n, 8)));
+    port = static_cast<T>(v);
+  } else {
+    for (int w = 0; w * 4 < n; ++w) {
+      std::uint32_t v = 0;
+      std::memcpy(&v, bytes + 4 * w, std::size_t(std::min(4, n - 4 * w)));
+      port[w] = v;
+    }
+  }
+}
+template <class T>
+std::uint64_t low64(const T& port) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<std::uint64_t>(port);
+  } else {
+    return std::uint64_t(port[0]) | (std::uint64_t(port[1]) << 32);
+  }
+}
+// Bit i of a port (integer or VlWide).
+template <class T>
+bool port_bit(const T& port, int i) {
+  if constexpr (std::is_integral_v<T>) {
+    return (static_cast<std::uint64_t>(port) >> i) & 1;
+  } else {
+    return (port[i / 32] >> (i % 32)) & 1;
+  }
+}
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// AXI4 read slave: a byte array served in order with the timing of docs/accelerator.md
+// "Timing contract" item 1.
+struct AxiMemoryParams {
+  int latency = 2;                 // L
+  int cycles_per_beat = 1;         // cpb >= 1
+  bool stall = false;              // random ARREADY low, random gaps before beats
+  double stall_probability = 0.25;
+  int max_gap = 3;                 // an extra gap is 1..max_gap cycles
+  std::uint64_t seed = 1;
+  bool record = false;             // keep a log of every burst (tests)
+};
+
+class AxiMemory {
+ public:
+  struct BurstLog {
+    std::uint64_t address = 0;
+    int beats = 0;  // ARLEN + 1
+    std::uint64_t accept_tick = 0;
+    std::vector<std::uint64_t> beat_ticks;
+    bool slverr = false;
+  };
+
+  explicit AxiMemory(int bus_bytes = 8, AxiMemoryParams params = {})
+      : bus_bytes_(bus_bytes), p_(params), rng_(params.seed) {
+    if (bus_bytes < 4 || (bus_bytes & (bus_bytes - 1)) || p_.cycles_per_beat < 1 || p_.latency < 0)
+      throw std::invalid_argument("AxiMemory: bus width must be a power of two >= 32 bits, cpb >= 1, L >= 0");
+  }
+
+  const AxiMemoryParams& params() const { return p_; }
+  void set_params(const AxiMemoryParams& params) {
+    p_ = params;
+    rng_.seed(params.seed);
+    arready_ = !p_.stall;
+  }
+  int bus_bytes() const { return bus_bytes_; }
+
+  // Memory contents: bytes [0, size()); every other address answers SLVERR.
+  void clear() { bytes_.clear(); }
+  std::uint64_t size() const { return bytes_.size(); }
+  // Places `data` at the next address aligned to `align` (at least `align` itself, so address 0
+  // is never a record) and returns that base address.
+  std::uint64_t place(const std::vector<std::uint8_t>& data, std::uint64_t align = 4096) {
+    const std::uint64_t base = std::max<std::uint64_t>(align, (bytes_.size() + align - 1) / align * align);
+    bytes_.resize(base + data.size(), 0);
+    std::copy(data.begin(), data.end(), bytes_.begin() + std::ptrdiff_t(base));
+    return base;
+  }
+  void write(std::uint64_t address, const std::vector<std::uint8_t>& data) {
+    if (bytes_.size() < address + data.size()) bytes_.resize(address + data.size(), 0);
+    std::copy(data.begin(), data.end(), bytes_.begin() + std::ptrdiff_t(address));
+  }
+  // Resets the bus state (outstanding bursts are dropped; use between queries only when idle).
+  void reset_bus() {
+    queue_.clear();
+    have_prev_ = false;
+    prev_last_ = 0;
+    presenting_ = false;
+    arready_ = !p_.stall;
+  }
+
+  // Statistics and the optional log.
+  std::uint64_t bursts_accepted = 0, beats_served = 0, slverr_beats = 0, protocol_errors = 0;
+  std::vector<BurstLog> log;
+  std::size_t outstanding() const { return queue_.size(); }
+
+  // 1. drive the top's inputs for the cycle before rising edge `tick`.
+  template <class T>
+  void drive(T& top, std::uint64_t tick) {
+    top.m_axi_arready_i = arready_;
+    if (!presenting_ && !queue_.empty() && tick >= queue_.front().next_due) presenting_ = true;
+    top.m_axi_rvalid_i = presenting_;
+    if (presenting_) {
+      Burst& b = queue_.front();
+      const std::uint64_t addr = b.base + std::uint64_t(b.done) * std::uint64_t(bus_bytes_);
+      std::array<std::uint8_t, 64> beat{};
+      const bool ok = addr + std::uint64_t(bus_bytes_) <= bytes_.size();
+      if (ok) std::memcpy(beat.data(), bytes_.data() + addr, std::size_t(bus_bytes_));
+      detail::put_bytes(top.m_axi_rdata_i, beat.data(), bus_bytes_);
+      top.m_axi_rresp_i = ok ? 0 : 2;  // OKAY / SLVERR
+      top.m_axi_rlast_i = (b.done + 1 == b.beats);
+      cur_slverr_ = !ok;
+    } else {
+      // Idle R payload: zeros (a checker sees a defined value).
+      std::array<std::uint8_t, 64> zero{};
+      detail::put_bytes(top.m_axi_rdata_i, zero.data(), bus_bytes_);
+      top.m_axi_rresp_i = 0;
+      top.m_axi_rlast_i = 0;
+    }
+  }
+
+  // 3. sample the handshakes (after the falling-edge eval).
+  template <class T>
+  void sample(const T& top) {
+    ar_hs_ = top.m_axi_arvalid_o && arready_;
+    r_hs_ = presenting_ && top.m_axi_rready_o;
+    if (ar_hs_) {
+      ar_addr_ = detail::low64(top.m_axi_araddr_o);
+      ar_len_ = int(top.m_axi_arlen_o);
+      if (int(top.m_axi_arsize_o) != clog2(bus_bytes_) || int(top.m_axi_arburst_o) != 1) ++protocol_errors;
+    }
+  }
+
+  // 5. update by the handshakes of rising edge `tick`.
+  void update(std::uint64_t tick) {
+    if (r_hs_) {
+      Burst& b = queue_.front();
+      ++beats_served;
+      if (cur_slverr_) {
+        ++slverr_beats;
+        if (p_.record) log[b.log_index].slverr = true;
+      }
+      if (p_.record) log[b.log_index].beat_ticks.push_back(tick);
+      presenting_ = false;
+      if (++b.done == b.beats) {
+        prev_last_ = tick;
+        have_prev_ = true;
+        queue_.pop_front();
+      } else {
+        b.next_due = tick + std::uint64_t(p_.cycles_per_beat) + gap();
+      }
+    }
+    if (ar_hs_) {
+      Burst b;
+      b.base = ar_addr_ & ~std::uint64_t(bus_bytes_ - 1);  // INCR, full-width beats: aligned lanes
+      b.beats = ar_len_ + 1;
+      b.accept_tick = tick;
+      ++bursts_accepted;
+      if (p_.record) {
+        b.log_index = log.size();
+        log.push_back(BurstLog{ar_addr_, b.beats, tick, {}, false});
+      }
+      queue_.push_back(b);
+    }
+    if (!queue_.empty() && !queue_.front().active) {
+      Burst& h = queue_.front();
+      const std::uint64_t s = have_prev_ ? std::max(h.accept_tick, prev_last_) : h.accept_tick;
+      h.next_due = s + std::uint64_t(p_.latency) + std::uint64_t(p_.cycles_per_beat) + gap();
+      h.active = true;
+    }
+    arready_ = !(p_.stall && coin());
+    ar_hs_ = r_hs_ = false;
+  }
+
+ private:
+  struct Burst {
+    std::uint64_t base = 0;
+    int beats = 0, done = 0;
+    std::uint64_t accept_tick = 0, next_due = 0;
+    bool active = false;  // head of the queue: next_due is set
+    std::size_t log_index = 0;
+  };
+  bool coin() { return std::uniform_real_distribution<double>(0, 1)(rng_) < p_.stall_probability; }
+  std::uint64_t gap() {
+    if (!p_.stall || !coin()) return 0;
+    return std::uniform_int_distribution<std::uint64_t>(1, std::uint64_t(std::max(1, p_.max_gap)))(rng_);
+  }
+
+  int bus_bytes_;
+  AxiMemoryParams p_;
+  std::mt19937_64 rng_;
+  std::vector<std::uint8_t> bytes_;
+  std::deque<Burst> queue_;
+  bool have_prev_ = false;
+  std::uint64_t prev_last_ = 0;
+  bool presenting_ = false, cur_slverr_ = false;
+  bool arready_ = true;
+  bool ar_hs_ = false, r_hs_ = false;
+  std::uint64_t ar_addr_ = 0;
+  int ar_len_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// AXI4-Lite master: one transaction at a time. write()/read() block, stepping the clock through
+// `stepper` (the Harness sets it). Stall mode: random delays before AWVALID, WVALID, ARVALID and
+// random BREADY/RREADY back-pressure.
+struct AxiLiteParams {
+  bool stall = false;
+  double stall_probability = 0.3;
+  int max_delay = 3;
+  std::uint64_t seed = 2;
+  std::uint64_t timeout = 10000;  // cycles per transaction
+};
+
+class AxiLiteMaster {
+ public:
+  explicit AxiLiteMaster(AxiLiteParams params = {}) : p_(params), rng_(params.seed) {}
+  void set_params(const AxiLiteParams& params) {
+    p_ = params;
+    rng_.seed(params.seed);
+  }
+  std::function<void()> stepper;
+
+  bool busy() const { return op_ != Op::None; }
+  // Non-blocking start; busy() until the response handshake.
+  void start_write(std::uint32_t addr, std::uint32_t data, std::uint32_t strb = 0xF) {
+    if (busy()) throw std::logic_error("AxiLiteMaster: transaction in progress");
+    op_ = Op::Write;
+    addr_ = addr;
+    data_ = data;
+    strb_ = strb;
+    aw_pending_ = w_pending_ = true;
+    aw_delay_ = delay();
+    w_delay_ = delay();
+  }
+  void start_read(std::uint32_t addr) {
+    if (busy()) throw std::logic_error("AxiLiteMaster: transaction in progress");
+    op_ = Op::Read;
+    addr_ = addr;
+    ar_pending_ = true;
+    ar_delay_ = delay();
+  }
+  // Blocking accesses. Throw std::runtime_error on a timeout or a non-OKAY response.
+  void write(std::uint32_t addr, std::uint32_t data, std::uint32_t strb = 0xF) {
+    start_write(addr, data, strb);
+    wait("write", addr);
+  }
+  std::uint32_t read(std::uint32_t addr) {
+    start_read(addr);
+    wait("read", addr);
+    return rdata;
+  }
+  void write64(std::uint32_t addr, std::uint64_t v) {
+    write(addr, std::uint32_t(v));
+    write(addr + 4, std::uint32_t(v >> 32));
+  }
+  std::uint64_t read64(std::uint32_t addr) {
+    const std::uint64_t lo = read(addr);
+    return lo | (std::uint64_t(read(addr + 4)) << 32);
+  }
+
+  // Results of the last transaction.
+  std::uint32_t rdata = 0;
+  int resp = 0;
+  std::uint64_t aw_tick = 0;  // edge of the last AW handshake, w_tick likewise
+  std::uint64_t w_tick = 0;
+  std::uint64_t ar_tick = 0;
+
+  template <class T>
+  void drive(T& top, std::uint64_t /*tick*/) {
+    const bool awv = op_ == Op::Write && aw_pending_ && aw_delay_ == 0;
+    const bool wv = op_ == Op::Write && w_pending_ && w_delay_ == 0;
+    const bool arv = op_ == Op::Read && ar_pending_ && ar_delay_ == 0;
+    top.s_axil_awvalid_i = awv;
+    top.s_axil_awaddr_i = awv ? (addr_ & 0xFFF) : 0;
+    top.s_axil_wvalid_i = wv;
+    top.s_axil_wdata_i = wv ? data_ : 0;
+    top.s_axil_wstrb_i = wv ? strb_ : 0;
+    top.s_axil_arvalid_i = arv;
+    top.s_axil_araddr_i = arv ? (addr_ & 0xFFF) : 0;
+    top.s_axil_bready_i = bready_;
+    top.s_axil_rready_i = rready_;
+  }
+  template <class T>
+  void sample(const T& top) {
+    aw_hs_ = top.s_axil_awvalid_i && top.s_axil_awready_o;
+    w_hs_ = top.s_axil_wvalid_i && top.s_axil_wready_o;
+    b_hs_ = top.s_axil_bvalid_o && top.s_axil_bready_i;
+    ar_hs_ = top.s_axil_arvalid_i && top.s_axil_arready_o;
+    r_hs_ = top.s_axil_rvalid_o && top.s_axil_rready_i;
+    if (b_hs_) b_resp_ = int(top.s_axil_bresp_o);
+    if (r_hs_) {
+      r_data_ = std::uint32_t(top.s_axil_rdata_o);
+      r_resp_ = int(top.s_axil_rresp_o);
+    }
+  }
+  void update(std::uint64_t tick) {
+    if (b_hs_ || r_hs_) ++unexpected_;  // counted below if no transaction waits for it
+    if (op_ == Op::Write) {
+      if (aw_hs_) {
+        aw_pending_ = false;
+        aw_tick = tick;
+      }
+      if (w_hs_) {
+        w_pending_ = false;
+        w_tick = tick;
+      }
+      if (aw_pending_ && aw_delay_ > 0) --aw_delay_;
+      if (w_pending_ && w_delay_ > 0) --w_delay_;
+      if (b_hs_ && !aw_pending_ && !w_pending_) {
+        --unexpected_;
+        resp = b_resp_;
+        op_ = Op::None;
+      }
+    } else if (op_ == Op::Read) {
+      if (ar_hs_) {
+        ar_pending_ = false;
+        ar_tick = tick;
+      } else if (ar_pending_ && ar_delay_ > 0) {
+        --ar_delay_;
+      }
+      if (r_hs_ && !ar_pending_) {
+        --unexpected_;
+        resp = r_resp_;
+        rdata = r_data_;
+        op_ = Op::None;
+      }
+    }
+    bready_ = !(p_.stall && coin());
+    rready_ = !(p_.stall && coin());
+    aw_hs_ = w_hs_ = b_hs_ = ar_hs_ = r_hs_ = false;
+  }
+  // Responses that arrived with no transaction waiting for them (a slave bug).
+  int unexpected_responses() const { return unexpected_; }
+
+ private:
+  enum class Op { None, Write, Read };
+  bool coin() { return std::uniform_real_distribution<double>(0, 1)(rng_) < p_.stall_probability; }
+  int delay() { return p_.stall ? std::uniform_int_distribution<int>(0, p_.max_delay)(rng_) : 0; }
+  void wait(const char* what, std::uint32_t addr) {
+    if (!stepper) throw std::logic_error("AxiLiteMaster: no stepper (use it through a Harness)");
+    std::uint64_t n = 0;
+    while (busy()) {
+      if (++n > p_.timeout) {
+        op_ = Op::None;
+        throw std::runtime_error(std::string("AXI-Lite ") + what + " timeout at 0x" + hex(addr));
+      }
+      stepper();
+    }
+    if (resp != 0) throw std::runtime_error(std::string("AXI-Lite ") + what + " error response at 0x" + hex(addr));
+  }
+  static std::string hex(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%03x", v);
+    return buf;
+  }
+
+  AxiLiteParams p_;
+  std::mt19937_64 rng_;
+  Op op_ = Op::None;
+  std::uint32_t addr_ = 0, data_ = 0, strb_ = 0xF;
+  bool aw_pending_ = false, w_pending_ = false, ar_pending_ = false;
+  int aw_delay_ = 0, w_delay_ = 0, ar_delay_ = 0;
+  bool bready_ = true, rready_ = true;
+  bool aw_hs_ = false, w_hs_ = false, b_hs_ = false, ar_hs_ = false, r_hs_ = false;
+  int b_resp_ = 0, r_resp_ = 0;
+  std::uint32_t r_data_ = 0;
+  int unexpected_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// AXI4-Stream sink for the contact stream: TREADY always 1, or random in stall mode.
+struct StreamSinkParams {
+  bool stall = false;
+  double stall_probability = 0.3;
+  std::uint64_t seed = 3;
+};
+
+class StreamSink {
+ public:
+  explicit StreamSink(StreamSinkParams params = {}) : p_(params), rng_(params.seed) {}
+  void set_params(const StreamSinkParams& params) {
+    p_ = params;
+    rng_.seed(params.seed);
+    tready_ = true;
+  }
+  std::vector<ContactPair> contacts;  // in arrival order
+  std::vector<std::uint64_t> ticks;   // edge of each beat
+  void clear() {
+    contacts.clear();
+    ticks.clear();
+  }
+
+  template <class T>
+  void drive(T& top, std::uint64_t /*tick*/) {
+    top.m_axis_tready_i = tready_;
+  }
+  template <class T>
+  void sample(const T& top) {
+    hs_ = top.m_axis_tvalid_o && tready_;
+    if (hs_) data_ = std::uint64_t(top.m_axis_tdata_o);
+  }
+  void update(std::uint64_t tick) {
+    if (hs_) {
+      contacts.push_back(ContactPair{std::uint32_t(data_), std::uint32_t(data_ >> 32)});
+      ticks.push_back(tick);
+    }
+    hs_ = false;
+    tready_ = !(p_.stall && std::uniform_real_distribution<double>(0, 1)(rng_) < p_.stall_probability);
+  }
+
+ private:
+  StreamSinkParams p_;
+  std::mt19937_64 rng_;
+  bool tready_ = true, hs_ = false;
+  std::uint64_t data_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+struct HarnessParams {
+  int bus_width = 64;  // W
+  AxiMemoryParams memory{};
+  AxiLiteParams lite{};
+  StreamSinkParams stream{};
+};
+
+template <class Top>
+class Harness {
+ public:
+  static constexpr bool kHasAxi = requires(Top& t) { t.m_axi_arvalid_o; };
+  static constexpr bool kHasLite = requires(Top& t) { t.s_axil_awvalid_i; };
+  static constexpr bool kHasStream = requires(Top& t) { t.m_axis_tvalid_o; };
+  static constexpr bool kHasIrq = requires(Top& t) { t.irq_o; };
+
+  // ctx may be null (a C++ stand-in for a verilated class): then simulation time is not advanced.
+  Harness(Top& top, VerilatedContext* ctx, HarnessParams params = {})
+      : top(top), ctx(ctx), mem(params.bus_width / 8, params.memory), lite(params.lite), sink(params.stream) {
+    lite.stepper = [this] { step(); };
+  }
+  ~Harness() { close_trace(); }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  Top& top;
+  VerilatedContext* ctx;
+  AxiMemory mem;
+  AxiLiteMaster lite;
+  StreamSink sink;
+  // Called after every rising edge with its tick (after the models' update).
+  std::function<void(std::uint64_t)> on_edge;
+
+  std::uint64_t tick() const { return tick_; }
+
+  // Asynchronous reset for `cycles` clocks (the models keep driving idle inputs).
+  void reset(int cycles = 4) {
+    top.rst_ni = 0;
+    for (int i = 0; i < cycles; ++i) step();
+    top.rst_ni = 1;
+    step();
+  }
+
+  void step() {
+    if constexpr (kHasAxi) mem.drive(top, tick_);
+    if constexpr (kHasLite) lite.drive(top, tick_);
+    if constexpr (kHasStream) sink.drive(top, tick_);
+    top.clk_i = 0;
+    top.eval();
+    advance_time();
+    if constexpr (kHasAxi) mem.sample(top);
+    if constexpr (kHasLite) lite.sample(top);
+    if constexpr (kHasStream) sink.sample(top);
+    top.clk_i = 1;
+    top.eval();
+    advance_time();
+    if constexpr (kHasAxi) mem.update(tick_);
+    if constexpr (kHasLite) lite.update(tick_);
+    if constexpr (kHasStream) sink.update(tick_);
+    if (on_edge) on_edge(tick_);
+    ++tick_;
+  }
+  void run(std::uint64_t cycles) {
+    for (std::uint64_t i = 0; i < cycles; ++i) step();
+  }
+
+  // FST waves (only when the top was verilated with TRACE_FST). Returns false otherwise.
+  bool open_trace(const std::string& path) {
+#if defined(VM_TRACE_FST) && VM_TRACE_FST
+    if (!ctx) return false;
+    ctx->traceEverOn(true);
+    fst_ = std::make_unique<VerilatedFstC>();
+    top.trace(fst_.get(), 99);
+    fst_->open(path.c_str());
+    return true;
+#else
+    (void)path;
+    return false;
+#endif
+  }
+  void close_trace() {
+#if defined(VM_TRACE_FST) && VM_TRACE_FST
+    if (fst_) fst_->close();
+    fst_.reset();
+#endif
+  }
+
+ private:
+  void advance_time() {
+    if (!ctx) return;
+    ctx->timeInc(1);
+#if defined(VM_TRACE_FST) && VM_TRACE_FST
+    if (fst_) fst_->dump(ctx->time());
+#endif
+  }
+  std::uint64_t tick_ = 0;
+#if defined(VM_TRACE_FST) && VM_TRACE_FST
+  std::unique_ptr<VerilatedFstC> fst_;
+#endif
+};
+
+// ---------------------------------------------------------------------------------------------
+// Axis table entry: the host-visible packed bit vector of docs/accelerator.md, LSB first:
+// PA0 PA1 PA2 (c+1 bits each), PB0 PB1 PB2, p' (z+4), jA0 jA1 jA2, jB0 jB1 jB2 (clog2(k) each).
+inline int axis_entry_bits(int k, const FixedParams& f) { return 6 * (f.c + 1) + (f.z + 4) + 6 * clog2(k); }
+
+inline std::vector<std::uint32_t> pack_axis_entry(const QuantizedAxis& ax, int k, const FixedParams& f) {
+  const int bits = axis_entry_bits(k, f);
+  std::vector<std::uint32_t> words(std::size_t((bits + 31) / 32), 0);
+  int pos = 0;
+  auto put = [&](std::int64_t value, int width) {
+    for (int i = 0; i < width; ++i, ++pos)
+      if ((static_cast<std::uint64_t>(value) >> std::min(i, 63)) & 1) words[std::size_t(pos / 32)] |= 1u << (pos % 32);
+  };
+  const int jw = clog2(k);
+  for (int i = 0; i < 3; ++i) put(ax.PA[i], f.c + 1);
+  for (int i = 0; i < 3; ++i) put(ax.PB[i], f.c + 1);
+  put(ax.p, f.z + 4);
+  for (int i = 0; i < 3; ++i) put(ax.jA[i], jw);
+  for (int i = 0; i < 3; ++i) put(ax.jB[i], jw);
+  return words;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query driver
+struct RtlQueryParams {
+  int axes = 0;  // n (0 = k)
+  DescentRule rule = DescentRule::Shallower;
+  bool continue_axes = false;
+  FixedParams fixed{};
+  int vertex_bits = 24;
+  int rotation_bits = 24;
+  std::uint32_t stack_limit = 0;         // STACK_LIMIT (0 = STACK_DEPTH)
+  std::uint64_t max_cycles = 100000000;  // START to DONE; more is a timeout error
+  bool check_config = true;              // compare CONFIG0/1 with k, b, c, z, v, m, W first
+};
+
+struct RtlCounters {
+  // In register order (0x080 + 8 i).
+  std::uint64_t cycles = 0, pair_tests = 0, axis_issued = 0, axis_effective = 0, axis_cancelled = 0,
+                axis_continued = 0, leaf_pairs = 0, tri_tests = 0, contacts = 0, max_stack = 0, mem_beats = 0,
+                wasted_beats = 0, stall_cycles = 0;
+  std::array<std::uint64_t, reg::kNumCounters> raw{};
+};
+
+struct RtlTopQuery {
+  bool started = false;     // false: pose not in range (no contact) or an error before START
+  bool done = false;        // DONE was seen
+  bool timed_out = false;
+  std::string error;        // empty when all went well
+  std::vector<ContactPair> contacts;  // sorted ascending
+  RtlCounters counters;
+  bool stack_overflow = false, bus_error = false;
+  std::uint32_t status = 0;           // STATUS at DONE
+  std::uint64_t start_tick = 0;       // absolute edge that accepted the START write (tick 0)
+  std::uint64_t done_tick = 0;        // first edge after which irq_o was high (relative to start)
+  double clocked_seconds = 0;         // host time from the START write to DONE
+  std::uint64_t a_image_base = 0, b_image_base = 0;
+  std::vector<std::uint64_t> contact_ticks;  // stream beat edges, relative to start (arrival order)
+  bool ok() const { return error.empty(); }
+};
+
+namespace detail {
+inline void fill_counters(RtlCounters& c) {
+  std::uint64_t* f[] = {&c.cycles,         &c.pair_tests,     &c.axis_issued, &c.axis_effective, &c.axis_cancelled,
+                        &c.axis_continued, &c.leaf_pairs,     &c.tri_tests,   &c.contacts,       &c.max_stack,
+                        &c.mem_beats,      &c.wasted_beats,   &c.stall_cycles};
+  for (int i = 0; i < reg::kNumCounters; ++i) *f[i] = c.raw[std::size_t(i)];
+}
+}  // namespace detail
+
+// irq_o of the top (a separate function so run_query compiles for tops without irq_o).
+template <class Top>
+bool top_irq(Harness<Top>& h) {
+  if constexpr (Harness<Top>::kHasIrq) {
+    return h.top.irq_o;
+  } else {
+    return false;
+  }
+}
+
+// One query on the top, as the model's host does it (model/src/accel.cpp): images of both trees
+// at the scene scale s = scene_scale(first, second), placed 4 KiB-aligned in h.mem (the memory is
+// cleared first), the registers (bases, M', T', the axis table, QUERY, STACK_LIMIT), START, the
+// clock until DONE (irq_o), STATUS and the counters, CLEAR, and the clock until IDLE.
+// A pose whose quantize_pose is not in range has no contact: the result has started = false and
+// no error, and the top is not touched. Errors (timeout, AXI-Lite error, CONFIG mismatch) are
+// reported in `error`, never thrown; the top may then need a reset.
+template <class Top>
+RtlTopQuery run_query(Top& top, Harness<Top>& h, const DopTree& first, const DopTree& second, const Pose& pose,
+                      const RtlQueryParams& p) {
+  static_assert(Harness<Top>::kHasAxi && Harness<Top>::kHasLite && Harness<Top>::kHasStream,
+                "run_query needs the whole top");
+  (void)top;  // h.top is the same object
+  RtlTopQuery r;
+  try {
+    if (first.k() != second.k()) throw std::invalid_argument("run_query: trees must share k");
+    const int k = first.k();
+    const int W = h.mem.bus_bytes() * 8;
+    const double s = scene_scale(first, second);
+    const QuantizedPose qpose = quantize_pose(pose, s, TriangleFixedParams{p.vertex_bits, p.rotation_bits});
+    if (!qpose.in_range) return r;  // |T_i / s| > 4: disjoint, no contact, not started
+
+    AxiLiteMaster& bus = h.lite;
+    if (p.check_config) {
+      const std::uint32_t id = bus.read(reg::kId);
+      const std::uint32_t c0 = bus.read(reg::kConfig0), c1 = bus.read(reg::kConfig1);
+      const std::uint32_t want0 = std::uint32_t(k) | std::uint32_t(p.fixed.b) << 8 | std::uint32_t(p.fixed.c) << 16 |
+                                  std::uint32_t(p.fixed.z) << 24;
+      const std::uint32_t want1 =
+          std::uint32_t(p.vertex_bits) | std::uint32_t(p.rotation_bits) << 8 | std::uint32_t(W / 8) << 16;
+      if (id != reg::kIdValue || c0 != want0 || (c1 & 0xFFFFFF) != want1)
+        throw std::runtime_error("run_query: ID/CONFIG of the top do not match the query's k, b, c, z, v, m, W");
+    }
+    // Idle before we start (an earlier query may still drain).
+    {
+      std::uint64_t n = 0;
+      while (!(bus.read(reg::kStatus) & reg::kIdle))
+        if (++n > 100000) throw std::runtime_error("run_query: the top is not IDLE");
+    }
+
+    const ImageParams ip{p.fixed.b, p.vertex_bits, W, s};
+    const TreeImage ia = make_tree_image(first, ip);
+    const TreeImage ib = make_tree_image(second, ip);
+    h.mem.clear();
+    r.a_image_base = h.mem.place(encode(ia));
+    r.b_image_base = h.mem.place(encode(ib));
+
+    bus.write64(reg::kANodeBase, r.a_image_base + ia.node_section_offset());
+    bus.write64(reg::kATriBase, r.a_image_base + ia.triangle_section_offset());
+    bus.write64(reg::kBNodeBase, r.b_image_base + ib.node_section_offset());
+    bus.write64(reg::kBTriBase, r.b_image_base + ib.triangle_section_offset());
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        bus.write(reg::kRot + 4 * std::uint32_t(3 * i + j), std::uint32_t(qpose.M[std::size_t(i)][std::size_t(j)]));
+    for (int i = 0; i < 3; ++i)
+      bus.write64(reg::kTrans + 8 * std::uint32_t(i), std::uint64_t(qpose.T[std::size_t(i)]));
+    const std::vector<QuantizedAxis> axes = quantize_setup(make_sat_setup(first.orientations(), pose), s, p.fixed);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const std::vector<std::uint32_t> words = pack_axis_entry(axes[a], k, p.fixed);
+      for (std::size_t w = 0; w < words.size(); ++w)
+        bus.write(reg::kAxisTable + reg::kAxisEntryBytes * std::uint32_t(a) + 4 * std::uint32_t(w), words[w]);
+    }
+    const std::uint32_t n = std::uint32_t(p.axes <= 0 ? 0 : std::min(p.axes, k));
+    bus.write(reg::kQuery, (n & 0xFF) | (std::uint32_t(p.rule) & 3) << 8 | (p.continue_axes ? 1u << 12 : 0u));
+    bus.write(reg::kStackLimit, p.stack_limit & 0xFFFFFF);
+
+    // START: tick 0 is the edge of the AW/W handshake.
+    h.sink.clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    bus.write(reg::kControl, reg::kStart);
+    r.start_tick = bus.aw_tick;
+    r.started = true;
+    // DONE: irq_o is high while DONE is set. The write above already stepped past tick 0.
+    bool seen = false;
+    if constexpr (Harness<Top>::kHasIrq) {
+      while (!(seen = top_irq(h))) {
+        if (h.tick() - r.start_tick > p.max_cycles) break;
+        h.step();
+      }
+      if (seen) r.done_tick = h.tick() - 1 - r.start_tick;  // irq_o rose at the previous edge or earlier
+    } else {
+      while (!(seen = (bus.read(reg::kStatus) & reg::kDone) != 0))
+        if (h.tick() - r.start_tick > p.max_cycles) break;
+      if (seen) r.done_tick = h.tick() - 1 - r.start_tick;
+    }
+    r.clocked_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!seen) {
+      r.timed_out = true;
+      r.error = "run_query: no DONE within " + std::to_string(p.max_cycles) + " cycles";
+      return r;
+    }
+    r.status = bus.read(reg::kStatus);
+    r.done = (r.status & reg::kDone) != 0;
+    r.stack_overflow = (r.status & reg::kStackOverflow) != 0;
+    r.bus_error = (r.status & reg::kBusError) != 0;
+    for (int i = 0; i < reg::kNumCounters; ++i)
+      r.counters.raw[std::size_t(i)] = bus.read64(reg::kCounters + 8 * std::uint32_t(i));
+    detail::fill_counters(r.counters);
+    r.contacts = h.sink.contacts;
+    for (std::uint64_t t : h.sink.ticks) r.contact_ticks.push_back(t - r.start_tick);
+    std::sort(r.contacts.begin(), r.contacts.end());
+    if (!r.done) r.error = "run_query: irq_o was high but STATUS.DONE is not set";
+
+    bus.write(reg::kControl, reg::kClear);
+    std::uint64_t waited = 0;
+    for (;;) {
+      const std::uint32_t st = bus.read(reg::kStatus);
+      if ((st & reg::kIdle) && !(st & (reg::kDone | reg::kStackOverflow | reg::kBusError))) break;
+      if (++waited > 100000) {
+        if (r.error.empty()) r.error = "run_query: the top did not return to IDLE after CLEAR";
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    if (r.error.empty()) r.error = e.what();
+  }
+  return r;
+}
+
+}  // namespace kdopcd::rtltb
