@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `kdop sim --engine rtl|both` through the CLI (issue 6): the verilated top's contact pairs equal
+# `kdop collide --backend fixed`'s byte for byte, `--engine both` finds every query's cycle count
+# equal to the SystemC model's, random stalls keep the answer, a tiny stack fails with the overflow
+# message, and a configuration the top was not verilated for is refused (exit 2).
+# Usage: scripts/top-cli-check.sh PATH/TO/kdop [FIRST mesh, default data/meshes/cow.off] [SECOND, default FIRST]
+set -euo pipefail
+kdop="$1"
+mesh="${2:-$(dirname "$0")/../data/meshes/cow.off}"
+second="${3:-$mesh}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$kdop" poses "$mesh" "$second" --out "$tmp/poses.txt" >/dev/null
+"$kdop" collide "$mesh" "$second" --poses "$tmp/poses.txt" --backend fixed --pairs "$tmp/collide.pairs" >/dev/null
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine both --compare --pairs "$tmp/rtl.pairs" > "$tmp/both.out"
+cmp "$tmp/collide.pairs" "$tmp/rtl.pairs"
+test "$(grep -c "rtl top vs SystemC model: .*(equal)" "$tmp/both.out")" -eq 4
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine rtl --stalls --seed 9 --pairs "$tmp/stalls.pairs" > /dev/null
+cmp "$tmp/collide.pairs" "$tmp/stalls.pairs"
+if "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine rtl --stack-depth 2 > "$tmp/overflow.out" 2>&1; then
+  echo "top-cli-check: --stack-depth 2 did not fail" >&2; exit 1
+fi
+grep -q "stack overflow" "$tmp/overflow.out"
+set +e
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine rtl --bits 35 > "$tmp/bits.out" 2>&1
+rc=$?
+set -e
+test $rc -eq 2 && grep -q "verilated top has b,c,z" "$tmp/bits.out"
+grep "rtl top vs SystemC model" "$tmp/both.out"
+echo "top-cli-check: rtl top = kdop collide --backend fixed, cycles = SystemC model, stalls keep the answer, overflow and wrong configuration reported"

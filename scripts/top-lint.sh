@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# verilator --lint-only -Wall of the whole accelerator top (rtl/top_filelist.f) with the protocol
+# checkers (rtl/sim/, --assert) and every waiver file (each waiver carries its reason), for the
+# default configuration and a few more shapes. Used by ctest (top_lint).
+set -euo pipefail
+rtl=$(cd "$(dirname "$0")/../rtl" && pwd)
+for g in "" "-GB=35 -GC=35 -GZ=35" "-GK=26 -GW=128 -GMAX_OUT=1" "-GK=14 -GW=32 -GSTACK_DEPTH=64 -GBURST_MAX=4"; do
+  # shellcheck disable=SC2086
+  verilator --lint-only -Wall --assert --top-module kdopcd_top -F "$rtl/top_filelist.f" "$rtl"/sim/*.sv \
+    "$rtl"/*.vlt "$rtl"/sim/*.vlt $g
+  echo "top-lint: clean ${g:-(defaults)}"
+done
