@@ -36,6 +36,16 @@ TopConfig top_config() {
           KDOPCD_TOP_MAX_OUT, KDOPCD_TOP_BURST_MAX, KDOPCD_TOP_TRI_LAT, KDOPCD_TOP_SAT_LAT};
 }
 
+bool write_top_coverage(const std::string& path) {
+#if VM_COVERAGE
+  engine().ctx.coveragep()->write(path.c_str());
+  return true;
+#else
+  (void)path;
+  return false;
+#endif
+}
+
 TraversalStats TopResult::traversal() const {
   TraversalStats t;
   t.pair_tests = counters.pair_tests;

@@ -5,6 +5,8 @@
 // tiny stack raises the overflow flag. The AXI protocol assertions (rtl/sim/) run in every query.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "kdopcd/collide.hpp"
@@ -15,6 +17,16 @@
 
 namespace kdopcd {
 namespace {
+
+// scripts/top-coverage.sh: the coverage build writes the counters of all queries at the end.
+class CoverageEnvironment : public ::testing::Environment {
+  void TearDown() override {
+    if (const char* path = std::getenv("KDOPCD_TOP_COVERAGE"))
+      if (!rtl::write_top_coverage(path)) std::fprintf(stderr, "top_tb: not a coverage build\n");
+  }
+};
+[[maybe_unused]] ::testing::Environment* const coverage_env =
+    ::testing::AddGlobalTestEnvironment(new CoverageEnvironment);
 
 struct Scene {
   std::string name;

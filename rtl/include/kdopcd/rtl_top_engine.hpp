@@ -57,4 +57,8 @@ struct TopResult {
 // parameter is out of range, std::runtime_error when the top does not finish (timeout).
 TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& pose, const TopParams& params);
 
+// Coverage build only (kdopcd_rtl_top_engine_cov): writes Verilator's coverage counters of every
+// query so far to `path`. Returns false in the normal build.
+bool write_top_coverage(const std::string& path);
+
 }  // namespace kdopcd::rtl
