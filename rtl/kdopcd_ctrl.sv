@@ -181,7 +181,7 @@ module kdopcd_ctrl #(
     fetch_ready   = fetch_valid_q && nf_done && ns_done;
     tri_enter     = busy_q && beat_valid && beat_dest == 2'd3 && beat_last;
     tri_b_next    = tri_b_q;
-    tri_b_next[int'(beat_idx) * W +: W] = beat_data;
+    tri_b_next[32'(beat_idx) * W +: W] = beat_data;
 
     // 2. SAT result of the current pair (results of a finished pair are cancelled or ignored)
     res_cur         = res_valid && cur_valid_q && cur_started_q && res_tag.pair == cur_id_q;
@@ -246,10 +246,10 @@ module kdopcd_ctrl #(
   assign flush    = err_now;
 
   // Fetch requests: triangle records of a leaf pair first, then node records (model order).
+  logic [ADDR_W-1:0] nf_addr, ns_addr, tf_addr, ts_addr;
+  logic [31:0]       nf_idx, ns_idx;
+  logic [1:0]        slot, slot1;
   always_comb begin
-    logic [ADDR_W-1:0] nf_addr, ns_addr, tf_addr, ts_addr;
-    logic [31:0]       nf_idx, ns_idx;
-    logic [1:0]        slot, slot1;
     nf_idx  = restart ? popped[31:0] : new_top[31:0];
     ns_idx  = restart ? popped[63:32] : new_top[63:32];
     nf_addr = a_node_base_i + ADDR_W'(nf_idx) * ADDR_W'(NODE_BEATS * W / 8);
@@ -276,15 +276,15 @@ module kdopcd_ctrl #(
     slot1 = slot + 2'd1;
     if (restart || prefetch) begin
       enq_valid[slot] = 1'b1;
-      enq_addr[int'(slot) * ADDR_W +: ADDR_W] = nf_addr;
-      enq_beats[int'(slot) * BEAT_W +: BEAT_W] = BEAT_W'(NODE_BEATS);
-      enq_dest[int'(slot) * 2 +: 2] = 2'd0;
-      enq_tag[int'(slot) * TAG_W +: TAG_W] = new_tag;
+      enq_addr[32'(slot) * ADDR_W +: ADDR_W] = nf_addr;
+      enq_beats[32'(slot) * BEAT_W +: BEAT_W] = BEAT_W'(NODE_BEATS);
+      enq_dest[32'(slot) * 2 +: 2] = 2'd0;
+      enq_tag[32'(slot) * TAG_W +: TAG_W] = new_tag;
       enq_valid[slot1] = 1'b1;
-      enq_addr[int'(slot1) * ADDR_W +: ADDR_W] = ns_addr;
-      enq_beats[int'(slot1) * BEAT_W +: BEAT_W] = BEAT_W'(NODE_BEATS);
-      enq_dest[int'(slot1) * 2 +: 2] = 2'd1;
-      enq_tag[int'(slot1) * TAG_W +: TAG_W] = new_tag;
+      enq_addr[32'(slot1) * ADDR_W +: ADDR_W] = ns_addr;
+      enq_beats[32'(slot1) * BEAT_W +: BEAT_W] = BEAT_W'(NODE_BEATS);
+      enq_dest[32'(slot1) * 2 +: 2] = 2'd1;
+      enq_tag[32'(slot1) * TAG_W +: TAG_W] = new_tag;
     end
     drop_nodes = restart && fetch_valid_q;   // abandon the prefetch
   end
@@ -427,10 +427,10 @@ module kdopcd_ctrl #(
   // Record buffers (no reset: data only).
   always_ff @(posedge clk_i) begin
     if (beat_node_cur) begin   // beats of an abandoned fetch are dropped
-      if (beat_dest == 2'd0) bank_f_q[!cur_bank_q][int'(beat_idx) * W +: W] <= beat_data;
-      else                   bank_s_q[!cur_bank_q][int'(beat_idx) * W +: W] <= beat_data;
+      if (beat_dest == 2'd0) bank_f_q[!cur_bank_q][32'(beat_idx) * W +: W] <= beat_data;
+      else                   bank_s_q[!cur_bank_q][32'(beat_idx) * W +: W] <= beat_data;
     end
-    if (beat_valid && beat_dest == 2'd2) tri_a_q[int'(beat_idx) * W +: W] <= beat_data;
+    if (beat_valid && beat_dest == 2'd2) tri_a_q[32'(beat_idx) * W +: W] <= beat_data;
     if (beat_valid && beat_dest == 2'd3) tri_b_q <= tri_b_next;
   end
 

@@ -86,16 +86,16 @@ module kdopcd_fetch #(
   logic              head_valid, head_is_node;
   logic [ADDR_W-1:0] head_addr;
   logic [BEAT_W-1:0] head_left, burst_len;
-  int                to_4k;
+  logic [12:0]       to_4k;         // beats left before the next 4 KiB boundary
   always_comb begin
     head_valid   = count_q != '0;
     head_addr    = q_addr_q[head_q];
     head_left    = q_left_q[head_q];
     head_is_node = !q_dest_q[head_q][1];
-    to_4k        = BEATS4K - int'(head_addr[11:0]) / BYTES;
+    to_4k        = 13'(BEATS4K) - ({1'b0, head_addr[11:0]} >> $clog2(BYTES));
     burst_len    = head_left;
     if (burst_len > BEAT_W'(BURST_MAX)) burst_len = BEAT_W'(BURST_MAX);
-    if (int'(burst_len) > to_4k) burst_len = BEAT_W'(to_4k);
+    if (13'(burst_len) > to_4k) burst_len = BEAT_W'(to_4k);
   end
 
   assign m_axi_arvalid_o = head_valid && (arvalid_q || out_q < OW'(MAX_OUT));

@@ -40,19 +40,22 @@ synth() {
   local tag=$1 top=$2 cp=$3 extra=$4 limit=$5
   local start secs
   start=$(date +%s)
-  if ! timeout "$limit" yosys -q -l "$out/$tag.log" -p "
-    read_verilog -sv $sources;
+  local rc=0
+  timeout "$limit" yosys -q -l "$out/$tag.log" -p "
+    $extra
     chparam $cp $top;
     hierarchy -top $top;
-    $extra
     synth_xilinx -family xc7 -top $top -noiopad -noclkbuf -flatten;
     tee -q -o $out/$tag.stat.txt stat -tech xilinx;
     tee -q -o $out/$tag.ltp.txt ltp -noff t:FD* t:DSP48E1 %u t:SRL* %u t:RAMB* %u %n;
-    write_verilog -noattr $out/$tag.netlist.v" > /dev/null; then
-    secs=$(( $(date +%s) - start ))
+    write_verilog -noattr $out/$tag.netlist.v" > /dev/null || rc=$?
+  if [[ $rc == 124 ]]; then
     echo "$tag: yosys did not finish within $limit s" >&2
     rows+="| $top ($tag) | not finished within $limit s | | | | | | | | | | | |"$'\n'
     return 0
+  elif [[ $rc != 0 ]]; then
+    echo "$tag: yosys failed (exit $rc), see $out/$tag.log" >&2
+    exit 1
   fi
   secs=$(( $(date +%s) - start ))
   cell() { awk -v re="$1" '$1 ~ re && $2 ~ /^[0-9]+$/ {s += $2} END {print s + 0}' "$out/$tag.stat.txt"; }
@@ -68,9 +71,11 @@ synth() {
   rows+="| $top ($tag) | $luts | $ffs | $dsp | $carry | $bram36 | $bram18 | $lutram | $muxf | $srl | >= $slices | $depth ($nc4 CARRY4; from \`${first#\\}\`) | ${secs} s |"$'\n'
 }
 
-synth top_without_tri kdopcd_top "$params" "blackbox kdopcd_tri_unit;" 3600
+# The triangle unit as a black box: its port list only (read_verilog -lib), not its submodules.
+no_tri=$(for f in $sources; do case $f in */kdopcd_tri_*) ;; *) printf '%s ' "$f" ;; esac; done)
+synth top_without_tri kdopcd_top "$params" "read_verilog -sv $no_tri; read_verilog -lib -sv $root/rtl/kdopcd_tri_unit.sv;" 3600
 if [[ $do_tri == 1 ]]; then
-  synth tri_unit kdopcd_tri_unit "-set V 24 -set M 24 -set LAT 16" "" "$tri_timeout"
+  synth tri_unit kdopcd_tri_unit "-set V 24 -set M 24 -set LAT 16" "read_verilog -sv $sources;" "$tri_timeout"
 fi
 
 if [[ $write_doc == 1 ]]; then
