@@ -23,6 +23,8 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -662,6 +664,28 @@ inline void fill_counters(RtlCounters& c) {
 }
 }  // namespace detail
 
+namespace detail {
+// Images depend on the tree and (b, v, W, s) only, not on the pose: built once per process, like
+// the SystemC model's host does (model/src/accel.cpp).
+struct CachedImage {
+  TreeImage image;
+  std::vector<std::uint8_t> bytes;
+};
+inline const CachedImage& cached_image(const DopTree& tree, const ImageParams& ip) {
+  // The mesh's name, size and k guard against another tree built later at the same address.
+  using Key = std::tuple<const DopTree*, std::string, std::size_t, int, int, int, int, double>;
+  static std::map<Key, std::unique_ptr<CachedImage>> cache;
+  auto& slot = cache[Key{&tree, tree.mesh().name, tree.mesh().triangle_count(), tree.k(), ip.b, ip.v, ip.bus_width,
+                         ip.scale}];
+  if (!slot) {
+    slot = std::make_unique<CachedImage>();
+    slot->image = make_tree_image(tree, ip);
+    slot->bytes = encode(slot->image);
+  }
+  return *slot;
+}
+}  // namespace detail
+
 // irq_o of the top (a separate function so run_query compiles for tops without irq_o).
 template <class Top>
 bool top_irq(Harness<Top>& h) {
@@ -713,16 +737,16 @@ RtlTopQuery run_query(Top& top, Harness<Top>& h, const DopTree& first, const Dop
     }
 
     const ImageParams ip{p.fixed.b, p.vertex_bits, W, s};
-    const TreeImage ia = make_tree_image(first, ip);
-    const TreeImage ib = make_tree_image(second, ip);
+    const detail::CachedImage& ia = detail::cached_image(first, ip);
+    const detail::CachedImage& ib = detail::cached_image(second, ip);
     h.mem.clear();
-    r.a_image_base = h.mem.place(encode(ia));
-    r.b_image_base = h.mem.place(encode(ib));
+    r.a_image_base = h.mem.place(ia.bytes);
+    r.b_image_base = h.mem.place(ib.bytes);
 
-    bus.write64(reg::kANodeBase, r.a_image_base + ia.node_section_offset());
-    bus.write64(reg::kATriBase, r.a_image_base + ia.triangle_section_offset());
-    bus.write64(reg::kBNodeBase, r.b_image_base + ib.node_section_offset());
-    bus.write64(reg::kBTriBase, r.b_image_base + ib.triangle_section_offset());
+    bus.write64(reg::kANodeBase, r.a_image_base + ia.image.node_section_offset());
+    bus.write64(reg::kATriBase, r.a_image_base + ia.image.triangle_section_offset());
+    bus.write64(reg::kBNodeBase, r.b_image_base + ib.image.node_section_offset());
+    bus.write64(reg::kBTriBase, r.b_image_base + ib.image.triangle_section_offset());
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j)
         bus.write(reg::kRot + 4 * std::uint32_t(3 * i + j), std::uint32_t(qpose.M[std::size_t(i)][std::size_t(j)]));
