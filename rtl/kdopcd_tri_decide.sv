@@ -13,9 +13,14 @@
 //   stage 9:  the separating-plane tests, the 3D interval test (or "coplanar"), and the coplanar /
 //             degenerate verdict, in parallel
 //   stage 10: hit = !separated && (coplanar ? coplanar verdict : 3D verdict)
+// The stage-9 registers load only when valid_i[0] is set (clock enable: the valid bit of the test
+// entering stage 9); the sign table and the decision functions are evaluated only under the same
+// condition (so a cycle-based simulator skips them in idle clocks). The stage-10 bit is written
+// every clock, qualified by valid_i[1], so that hit_o is 0 for an idle slot.
 module kdopcd_tri_decide (
   input  logic         clk_i,
-  input  logic         en_i,      // valid of the test at stage 8 (the verdict of an idle slot is 0)
+  input  logic [1:0]   valid_i,   // [0]: valid of the test at stage 8 (stage-9 load enable),
+                                  // [1]: valid of the test at stage 9 (hit_o is 0 for an idle slot)
   input  logic [89:0]  dsign_i,   // kdopcd_tri_orient outputs (stage 8)
   input  logic [119:0] tsign_i,
   input  logic [29:0]  qsign_i,
@@ -34,6 +39,8 @@ module kdopcd_tri_decide (
   localparam int QP = 0, QN = 64, TP = 128, TN = 384, DP = 640, DN = 896;
   localparam int SW = 1152;
 
+  // Built only for a valid test at stage 8 (valid_i[0]): idle clocks leave it 0 and skip the
+  // permutation.
   logic [SW-1:0] s;
   always_comb begin : p_table
     int np, nt, nq;
@@ -41,31 +48,33 @@ module kdopcd_tri_decide (
     np = 0;
     nt = 0;
     nq = 0;
-    for (int i = 0; i < 6; i++) begin
-      for (int j = i + 1; j < 6; j++) begin
-        for (int d = 0; d < 3; d++) begin
-          s[DP + 4 * ((1 << i) | (1 << j)) + d] = dsign_i[2 * (3 * np + d)];
-          s[DN + 4 * ((1 << i) | (1 << j)) + d] = dsign_i[2 * (3 * np + d) + 1];
-        end
-        np = np + 1;
-        for (int l = j + 1; l < 6; l++) begin
-          for (int k = 0; k < 3; k++) begin
-            s[TP + 4 * ((1 << i) | (1 << j) | (1 << l)) + k] = tsign_i[2 * (3 * nt + k)];
-            s[TN + 4 * ((1 << i) | (1 << j) | (1 << l)) + k] = tsign_i[2 * (3 * nt + k) + 1];
+    if (valid_i[0]) begin
+      for (int i = 0; i < 6; i++) begin
+        for (int j = i + 1; j < 6; j++) begin
+          for (int d = 0; d < 3; d++) begin
+            s[DP + 4 * ((1 << i) | (1 << j)) + d] = dsign_i[2 * (3 * np + d)];
+            s[DN + 4 * ((1 << i) | (1 << j)) + d] = dsign_i[2 * (3 * np + d) + 1];
           end
-          nt = nt + 1;
+          np = np + 1;
+          for (int l = j + 1; l < 6; l++) begin
+            for (int k = 0; k < 3; k++) begin
+              s[TP + 4 * ((1 << i) | (1 << j) | (1 << l)) + k] = tsign_i[2 * (3 * nt + k)];
+              s[TN + 4 * ((1 << i) | (1 << j) | (1 << l)) + k] = tsign_i[2 * (3 * nt + k) + 1];
+            end
+            nt = nt + 1;
+          end
         end
       end
-    end
-    // quadruples in lexicographic order (the triples loop above enumerates triples in
-    // lexicographic order too, which is the order of kdopcd_tri_orient)
-    for (int i = 0; i < 6; i++) begin
-      for (int j = i + 1; j < 6; j++) begin
-        for (int k = j + 1; k < 6; k++) begin
-          for (int l = k + 1; l < 6; l++) begin
-            s[QP + ((1 << i) | (1 << j) | (1 << k) | (1 << l))] = qsign_i[2 * nq];
-            s[QN + ((1 << i) | (1 << j) | (1 << k) | (1 << l))] = qsign_i[2 * nq + 1];
-            nq = nq + 1;
+      // quadruples in lexicographic order (the triples loop above enumerates triples in
+      // lexicographic order too, which is the order of kdopcd_tri_orient)
+      for (int i = 0; i < 6; i++) begin
+        for (int j = i + 1; j < 6; j++) begin
+          for (int k = j + 1; k < 6; k++) begin
+            for (int l = k + 1; l < 6; l++) begin
+              s[QP + ((1 << i) | (1 << j) | (1 << k) | (1 << l))] = qsign_i[2 * nq];
+              s[QN + ((1 << i) | (1 << j) | (1 << k) | (1 << l))] = qsign_i[2 * nq + 1];
+              nq = nq + 1;
+            end
           end
         end
       end
@@ -73,8 +82,9 @@ module kdopcd_tri_decide (
   end
 
   // ---- predicates. A sign is {negative, positive}. The leaf predicates read the sign table s of
-  // this module, qualified by `en` (the stage-8 valid bit): every function has a non-constant
-  // argument, so that Yosys inlines the calls instead of evaluating them as constant functions.
+  // this module, qualified by `en` (the stage-8 valid bit; 1 wherever they are evaluated): every
+  // function has a non-constant argument, so that Yosys inlines the calls instead of evaluating
+  // them as constant functions.
   function automatic logic [1:0] o3(input logic [2:0] a, input logic [2:0] b, input logic [2:0] c,
                                     input logic [2:0] d, input logic en);
     logic [5:0] m;
@@ -368,22 +378,31 @@ module kdopcd_tri_decide (
     else                        coplanar_or_degenerate = seg_3d(e1[5:3], e1[2:0], e2[5:3], e2[2:0], en);
   endfunction
 
-  // ---- stage 9
-  logic en;
-  assign en = en_i;
+  // ---- stage 9. The functions are evaluated only under `en` (so a cycle-based simulator skips
+  // them in idle clocks); en is also their non-constant argument (1 wherever it matters).
+  logic       en;
   logic [2:0] gd_d, gd_q;
   logic       cod_d, cod_q;
-  assign gd_d  = gd_3d(en);
-  assign cod_d = coplanar_or_degenerate(axis_a_i, axis_b_i, en);
+  assign en = valid_i[0];
+  always_comb begin
+    gd_d  = gd_q;
+    cod_d = cod_q;
+    if (en) begin
+      gd_d  = gd_3d(en);
+      cod_d = coplanar_or_degenerate(axis_a_i, axis_b_i, en);
+    end
+  end
   always_ff @(posedge clk_i) begin
-    gd_q  <= gd_d;
-    cod_q <= cod_d;
+    if (en) begin
+      gd_q  <= gd_d;
+      cod_q <= cod_d;
+    end
   end
 
   // ---- stage 10
   logic hit_q;
   always_ff @(posedge clk_i) begin
-    hit_q <= !gd_q[2] && (gd_q[1] ? cod_q : gd_q[0]);
+    hit_q <= valid_i[1] && !gd_q[2] && (gd_q[1] ? cod_q : gd_q[0]);
   end
   assign hit_o = hit_q;
 

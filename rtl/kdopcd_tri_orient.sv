@@ -10,6 +10,9 @@
 //            (i < j < k < l), DPW = 3W+12 bits; signs of the 60 minors; |normal| comparisons of
 //            both triangles (projection axis)
 //   stage 8: the 15 determinants (3W+13 bits) reduced to their signs; projection axes
+// The registers of stage s (4..8) load only when valid_i[s-4] is set (clock enable: the valid bit
+// of the test that enters the stage); no reset. The arithmetic of a stage sits inside its enabled
+// assignment, so a cycle-based simulator evaluates it only for valid tests.
 // Signs are 2 bits {negative, positive} (00 = zero). Linear orders: pairs, triples and quadruples
 // in lexicographic order of their sorted indices (kdopcd_tri_orient::pix/tix/qix).
 module kdopcd_tri_orient #(
@@ -25,6 +28,7 @@ module kdopcd_tri_orient #(
   parameter int DTW = 3 * W + 13   // 3x3 determinant
 ) (
   input  logic             clk_i,
+  input  logic [4:0]       valid_i,    // [s-4]: load enable of stage s (valid of the entering test)
   input  logic [18*CW-1:0] x_i,        // stage 3 coordinates
   output logic [89:0]      dsign_o,    // sign of P_j[d] - P_i[d], pair p, axis d at 2*(3p+d)
   output logic [119:0]     tsign_o,    // sign of cross(i,j,l)[k], triple t, axis k at 2*(3t+k)
@@ -75,50 +79,65 @@ module kdopcd_tri_orient #(
     dix = j * (j - 1) / 2 + i;
   endfunction
 
+  // magnitude comparisons of a normal n (3 minors): {|n2| > |n1|, |n2| > |n0|, |n1| > |n0|, n0 != 0}
+  function automatic logic [3:0] norm_cmp(input logic [3*NW-1:0] n);
+    logic [NW-1:0] m0, m1, m2;
+    m0 = n[NW-1] ? (~n[0 +: NW] + 1'b1) : n[0 +: NW];
+    m1 = n[2*NW-1] ? (~n[NW +: NW] + 1'b1) : n[NW +: NW];
+    m2 = n[3*NW-1] ? (~n[2*NW +: NW] + 1'b1) : n[2*NW +: NW];
+    norm_cmp = {m2 > m1, m2 > m0, m1 > m0, |m0};
+  endfunction
+
   // ---- stage 4: differences
-  logic [45*DW-1:0] diff_d, diff_q;
+  logic [45*DW-1:0] diff_q;
   for (genvar i = 0; i < 6; i++) begin : g_diff_i
     for (genvar j = i + 1; j < 6; j++) begin : g_diff_j
       for (genvar d = 0; d < 3; d++) begin : g_diff_d
-        logic signed [DW-1:0] a, b;
-        assign a = $signed({x_i[(3*j+d)*CW+CW-1], x_i[(3*j+d)*CW +: CW]});
-        assign b = $signed({x_i[(3*i+d)*CW+CW-1], x_i[(3*i+d)*CW +: CW]});
-        assign diff_d[(3*pix(i, j)+d)*DW +: DW] = a - b;
+        localparam int XJ = (3*j+d)*CW;
+        localparam int XI = (3*i+d)*CW;
+        always_ff @(posedge clk_i) begin
+          if (valid_i[0]) begin
+            diff_q[(3*pix(i, j)+d)*DW +: DW] <= {x_i[XJ+CW-1], x_i[XJ +: CW]} - {x_i[XI+CW-1], x_i[XI +: CW]};
+          end
+        end
       end
     end
   end
-  always_ff @(posedge clk_i) begin
-    diff_q <= diff_d;
-  end
 
-  logic [89:0] dsign4, dsign5_q, dsign6_q, dsign7_q, dsign8_q;
+  // difference signs, registered in stage 5 and carried to stage 8
+  logic [89:0] dsign5_q, dsign6_q, dsign7_q, dsign8_q;
   for (genvar n = 0; n < 45; n++) begin : g_dsign
-    assign dsign4[2*n]   = ~diff_q[n*DW+DW-1] & (|diff_q[n*DW +: DW]);
-    assign dsign4[2*n+1] = diff_q[n*DW+DW-1];
+    always_ff @(posedge clk_i) begin
+      if (valid_i[1]) begin
+        dsign5_q[2*n +: 2] <= {diff_q[n*DW+DW-1], ~diff_q[n*DW+DW-1] & (|diff_q[n*DW +: DW])};
+      end
+    end
   end
 
   // ---- stage 5: cross-product partial products
   // triple (i,j,l): u = P_j - P_i, v = P_l - P_i; c0 = u1 v2 - u2 v1, c1 = u2 v0 - u0 v2,
   // c2 = u0 v1 - u1 v0; product 2k is the positive, 2k+1 the negative term of c_k.
-  logic [120*MPW-1:0] mprod_d, mprod_q;
+  // Product n = 2k + e of triple T multiplies u[UD(n)] by v[VD(n)].
+  logic [120*MPW-1:0] mprod_q;
   for (genvar i = 0; i < 6; i++) begin : g_tri_i
     for (genvar j = i + 1; j < 6; j++) begin : g_tri_j
       for (genvar l = j + 1; l < 6; l++) begin : g_tri_l
         localparam int T = tix(i, j, l);
         localparam int PU = pix(i, j);
         localparam int PV = pix(i, l);
-        logic signed [MPW-1:0] u [3];
-        logic signed [MPW-1:0] v [3];
-        for (genvar d = 0; d < 3; d++) begin : g_ext
-          assign u[d] = $signed({{(MPW-DW){diff_q[(3*PU+d)*DW+DW-1]}}, diff_q[(3*PU+d)*DW +: DW]});
-          assign v[d] = $signed({{(MPW-DW){diff_q[(3*PV+d)*DW+DW-1]}}, diff_q[(3*PV+d)*DW +: DW]});
+        for (genvar n = 0; n < 6; n++) begin : g_mul
+          // (1,2), (2,1), (2,0), (0,2), (0,1), (1,0)
+          localparam int UD = (n == 0 || n == 5) ? 1 : (n == 1 || n == 2) ? 2 : 0;
+          localparam int VD = (n == 0 || n == 3) ? 2 : (n == 1 || n == 4) ? 1 : 0;
+          localparam int U = (3*PU+UD)*DW;
+          localparam int W2 = (3*PV+VD)*DW;
+          always_ff @(posedge clk_i) begin
+            if (valid_i[1]) begin
+              mprod_q[(6*T+n)*MPW +: MPW] <= $signed({{(MPW-DW){diff_q[U+DW-1]}}, diff_q[U +: DW]}) *
+                                             $signed({{(MPW-DW){diff_q[W2+DW-1]}}, diff_q[W2 +: DW]});
+            end
+          end
         end
-        assign mprod_d[(6*T+0)*MPW +: MPW] = u[1] * v[2];
-        assign mprod_d[(6*T+1)*MPW +: MPW] = u[2] * v[1];
-        assign mprod_d[(6*T+2)*MPW +: MPW] = u[2] * v[0];
-        assign mprod_d[(6*T+3)*MPW +: MPW] = u[0] * v[2];
-        assign mprod_d[(6*T+4)*MPW +: MPW] = u[0] * v[1];
-        assign mprod_d[(6*T+5)*MPW +: MPW] = u[1] * v[0];
       end
     end
   end
@@ -127,31 +146,32 @@ module kdopcd_tri_orient #(
   for (genvar j = 1; j <= 3; j++) begin : g_dvec_j
     for (genvar i = 0; i < j; i++) begin : g_dvec_i
       always_ff @(posedge clk_i) begin
-        dvec5_q[3*dix(i, j)*DW +: 3*DW] <= diff_q[3*pix(i, j)*DW +: 3*DW];
+        if (valid_i[1]) begin
+          dvec5_q[3*dix(i, j)*DW +: 3*DW] <= diff_q[3*pix(i, j)*DW +: 3*DW];
+        end
+      end
+    end
+  end
+
+  // ---- stage 6: minors
+  logic [60*NW-1:0] minor_q;
+  for (genvar n = 0; n < 60; n++) begin : g_minor
+    always_ff @(posedge clk_i) begin
+      if (valid_i[2]) begin
+        minor_q[n*NW +: NW] <= {mprod_q[(2*n+1)*MPW-1], mprod_q[(2*n)*MPW +: MPW]} -
+                               {mprod_q[(2*n+2)*MPW-1], mprod_q[(2*n+1)*MPW +: MPW]};
       end
     end
   end
   always_ff @(posedge clk_i) begin
-    mprod_q  <= mprod_d;
-    dsign5_q <= dsign4;
-  end
-
-  // ---- stage 6: minors
-  logic [60*NW-1:0] minor_d, minor_q;
-  for (genvar n = 0; n < 60; n++) begin : g_minor
-    logic signed [NW-1:0] a, b;
-    assign a = $signed({mprod_q[(2*n)*MPW+MPW-1], mprod_q[(2*n)*MPW +: MPW]});
-    assign b = $signed({mprod_q[(2*n+1)*MPW+MPW-1], mprod_q[(2*n+1)*MPW +: MPW]});
-    assign minor_d[n*NW +: NW] = a - b;
-  end
-  always_ff @(posedge clk_i) begin
-    minor_q  <= minor_d;
-    dvec6_q  <= dvec5_q;
-    dsign6_q <= dsign5_q;
+    if (valid_i[2]) begin
+      dvec6_q  <= dvec5_q;
+      dsign6_q <= dsign5_q;
+    end
   end
 
   // ---- stage 7: determinant partial products, minor signs, normal comparisons
-  logic [45*DPW-1:0] dprod_d, dprod_q;
+  logic [45*DPW-1:0] dprod_q;
   for (genvar i = 0; i < 6; i++) begin : g_quad_i
     for (genvar j = i + 1; j < 6; j++) begin : g_quad_j
       for (genvar k = j + 1; k < 6; k++) begin : g_quad_k
@@ -160,54 +180,64 @@ module kdopcd_tri_orient #(
           localparam int T = tix(i, k, l);
           localparam int U = dix(i, j);
           for (genvar d = 0; d < 3; d++) begin : g_d
-            logic signed [DPW-1:0] a, b;
-            assign a = $signed({{(DPW-DW){dvec6_q[(3*U+d)*DW+DW-1]}}, dvec6_q[(3*U+d)*DW +: DW]});
-            assign b = $signed({{(DPW-NW){minor_q[(3*T+d)*NW+NW-1]}}, minor_q[(3*T+d)*NW +: NW]});
-            assign dprod_d[(3*Q+d)*DPW +: DPW] = a * b;
+            localparam int E = (3*U+d)*DW;
+            localparam int N = (3*T+d)*NW;
+            always_ff @(posedge clk_i) begin
+              if (valid_i[3]) begin
+                dprod_q[(3*Q+d)*DPW +: DPW] <= $signed({{(DPW-DW){dvec6_q[E+DW-1]}}, dvec6_q[E +: DW]}) *
+                                               $signed({{(DPW-NW){minor_q[N+NW-1]}}, minor_q[N +: NW]});
+              end
+            end
           end
         end
       end
     end
   end
 
-  logic [119:0] tsign7, tsign7_q, tsign8_q;
+  logic [119:0] tsign7_q, tsign8_q;
   for (genvar n = 0; n < 60; n++) begin : g_tsign
-    assign tsign7[2*n]   = ~minor_q[n*NW+NW-1] & (|minor_q[n*NW +: NW]);
-    assign tsign7[2*n+1] = minor_q[n*NW+NW-1];
+    always_ff @(posedge clk_i) begin
+      if (valid_i[3]) begin
+        tsign7_q[2*n +: 2] <= {minor_q[n*NW+NW-1], ~minor_q[n*NW+NW-1] & (|minor_q[n*NW +: NW])};
+      end
+    end
   end
 
   // |n_k| of triple 0 = (0,1,2) and triple 19 = (3,4,5): {n0 != 0, |n1| > |n0|, |n2| > |n0|, |n2| > |n1|}
-  logic [3:0] ncmp_d [2];
   logic [3:0] ncmp_q [2];
   for (genvar t = 0; t < 2; t++) begin : g_norm
     localparam int TT = (t == 0) ? 0 : 19;
-    logic [NW-1:0] mag [3];
-    for (genvar k = 0; k < 3; k++) begin : g_abs
-      logic [NW-1:0] n;
-      assign n = minor_q[(3*TT+k)*NW +: NW];
-      assign mag[k] = n[NW-1] ? (~n + 1'b1) : n;
+    always_ff @(posedge clk_i) begin
+      if (valid_i[3]) begin
+        ncmp_q[t] <= norm_cmp(minor_q[3*TT*NW +: 3*NW]);
+      end
     end
-    assign ncmp_d[t] = {mag[2] > mag[1], mag[2] > mag[0], mag[1] > mag[0], |mag[0]};
   end
 
   always_ff @(posedge clk_i) begin
-    dprod_q   <= dprod_d;
-    tsign7_q  <= tsign7;
-    dsign7_q  <= dsign6_q;
-    ncmp_q[0] <= ncmp_d[0];
-    ncmp_q[1] <= ncmp_d[1];
+    if (valid_i[3]) begin
+      dsign7_q <= dsign6_q;
+    end
   end
 
   // ---- stage 8: determinant signs, projection axes
-  logic [29:0] qsign_d, qsign_q;
+  logic [29:0] qsign_q;
   for (genvar q = 0; q < 15; q++) begin : g_det
-    logic signed [DTW-1:0] a, b, c, s;
-    assign a = $signed({dprod_q[(3*q+0)*DPW+DPW-1], dprod_q[(3*q+0)*DPW +: DPW]});
-    assign b = $signed({dprod_q[(3*q+1)*DPW+DPW-1], dprod_q[(3*q+1)*DPW +: DPW]});
-    assign c = $signed({dprod_q[(3*q+2)*DPW+DPW-1], dprod_q[(3*q+2)*DPW +: DPW]});
-    assign s = a + b + c;
-    assign qsign_d[2*q]   = ~s[DTW-1] & (|s);
-    assign qsign_d[2*q+1] = s[DTW-1];
+    localparam int A = 3*q*DPW;
+    localparam int B = A + DPW;
+    localparam int C = A + 2*DPW;
+    // {negative, positive} of the determinant, the sum of its 3 products at DTW bits (the two
+    // compares read the same sum: synthesis merges the identical adders)
+    always_ff @(posedge clk_i) begin
+      if (valid_i[4]) begin
+        qsign_q[2*q+1] <= $signed({{(DTW-DPW){dprod_q[A+DPW-1]}}, dprod_q[A +: DPW]} +
+                                  {{(DTW-DPW){dprod_q[B+DPW-1]}}, dprod_q[B +: DPW]} +
+                                  {{(DTW-DPW){dprod_q[C+DPW-1]}}, dprod_q[C +: DPW]}) < 0;
+        qsign_q[2*q]   <= $signed({{(DTW-DPW){dprod_q[A+DPW-1]}}, dprod_q[A +: DPW]} +
+                                  {{(DTW-DPW){dprod_q[B+DPW-1]}}, dprod_q[B +: DPW]} +
+                                  {{(DTW-DPW){dprod_q[C+DPW-1]}}, dprod_q[C +: DPW]}) > 0;
+      end
+    end
   end
 
   // The reference's projection_axis: the largest |n_k|, ties to the lower k; invalid when n = 0.
@@ -223,11 +253,12 @@ module kdopcd_tri_orient #(
   end
 
   always_ff @(posedge clk_i) begin
-    qsign_q   <= qsign_d;
-    tsign8_q  <= tsign7_q;
-    dsign8_q  <= dsign7_q;
-    axis_q[0] <= axis_d[0];
-    axis_q[1] <= axis_d[1];
+    if (valid_i[4]) begin
+      tsign8_q  <= tsign7_q;
+      dsign8_q  <= dsign7_q;
+      axis_q[0] <= axis_d[0];
+      axis_q[1] <= axis_d[1];
+    end
   end
 
   assign dsign_o  = dsign8_q;

@@ -4,7 +4,10 @@
 //   stage 1: q (both triangles), M', T' registered
 //   stage 2: the 27 products M'_ij qb_cj (W+2 bits each, |.| <= 2^W), qa and T' carried
 //   stage 3: coordinates X (W+4 bits): points 0-2 = qa << M, points 3-5 = M' qb + T'
-// Point p, coordinate d at x_o[(3p+d)*CW +: CW], signed. Data registers have no reset.
+// Point p, coordinate d at x_o[(3p+d)*CW +: CW], signed. Data registers have no reset; the
+// registers of stage s load only when valid_i[s-1] is set (clock enable: the valid bit of the
+// test that enters the stage). The arithmetic of a stage sits inside its enabled assignment, so a
+// cycle-based simulator evaluates it only for valid tests.
 module kdopcd_tri_place #(
   parameter int V  = 24,
   parameter int M  = 24,
@@ -16,6 +19,7 @@ module kdopcd_tri_place #(
   parameter int CW = V + M + 4     // coordinate
 ) (
   input  logic             clk_i,
+  input  logic [2:0]       valid_i,    // [s-1]: load enable of stage s (valid of the entering test)
   input  logic [9*VW-1:0]  tri_a_i,
   input  logic [9*VW-1:0]  tri_b_i,
   input  logic [9*MW-1:0]  rot_i,
@@ -28,49 +32,57 @@ module kdopcd_tri_place #(
   logic [9*MW-1:0] rot_q;
   logic [3*TW-1:0] trans_q;
   always_ff @(posedge clk_i) begin
-    qa_q    <= tri_a_i;
-    qb_q    <= tri_b_i;
-    rot_q   <= rot_i;
-    trans_q <= trans_i;
+    if (valid_i[0]) begin
+      qa_q    <= tri_a_i;
+      qb_q    <= tri_b_i;
+      rot_q   <= rot_i;
+      trans_q <= trans_i;
+    end
   end
 
-  // ---- stage 2: products
-  logic [27*PW-1:0] prod_d, prod_q;
+  // ---- stage 2: products (the exact product of the sign-extended factors fits PW bits)
+  logic [27*PW-1:0] prod_q;
   logic [9*VW-1:0]  qa2_q;
   logic [3*TW-1:0]  trans2_q;
   for (genvar c = 0; c < 3; c++) begin : g_prod_c
     for (genvar i = 0; i < 3; i++) begin : g_prod_i
       for (genvar j = 0; j < 3; j++) begin : g_prod_j
-        logic signed [PW-1:0] a, b;
-        // sign-extend both factors to the product width; the exact product fits PW bits
-        assign a = $signed({{(PW-MW){rot_q[(3*i+j)*MW+MW-1]}}, rot_q[(3*i+j)*MW +: MW]});
-        assign b = $signed({{(PW-VW){qb_q[(3*c+j)*VW+VW-1]}}, qb_q[(3*c+j)*VW +: VW]});
-        assign prod_d[((3*c+i)*3+j)*PW +: PW] = a * b;
+        localparam int R = (3*i+j)*MW;  // M'_ij
+        localparam int Q = (3*c+j)*VW;  // qb_cj
+        always_ff @(posedge clk_i) begin
+          if (valid_i[1]) begin
+            prod_q[((3*c+i)*3+j)*PW +: PW] <= $signed({{(PW-MW){rot_q[R+MW-1]}}, rot_q[R +: MW]}) *
+                                              $signed({{(PW-VW){qb_q[Q+VW-1]}}, qb_q[Q +: VW]});
+          end
+        end
       end
     end
   end
   always_ff @(posedge clk_i) begin
-    prod_q   <= prod_d;
-    qa2_q    <= qa_q;
-    trans2_q <= trans_q;
-  end
-
-  // ---- stage 3: coordinates
-  logic [18*CW-1:0] x_d, x_q;
-  for (genvar c = 0; c < 3; c++) begin : g_coord_c
-    for (genvar i = 0; i < 3; i++) begin : g_coord_i
-      logic signed [CW-1:0] p0, p1, p2, t;
-      assign p0 = $signed({{(CW-PW){prod_q[((3*c+i)*3+0)*PW+PW-1]}}, prod_q[((3*c+i)*3+0)*PW +: PW]});
-      assign p1 = $signed({{(CW-PW){prod_q[((3*c+i)*3+1)*PW+PW-1]}}, prod_q[((3*c+i)*3+1)*PW +: PW]});
-      assign p2 = $signed({{(CW-PW){prod_q[((3*c+i)*3+2)*PW+PW-1]}}, prod_q[((3*c+i)*3+2)*PW +: PW]});
-      assign t  = $signed(trans2_q[i*TW +: TW]);
-      // first triangle: q << M (sign-extended to CW), second: M' q + T'
-      assign x_d[(3*c+i)*CW +: CW] = {{(CW-VW-M){qa2_q[(3*c+i)*VW+VW-1]}}, qa2_q[(3*c+i)*VW +: VW], {M{1'b0}}};
-      assign x_d[(3*(c+3)+i)*CW +: CW] = p0 + p1 + p2 + t;
+    if (valid_i[1]) begin
+      qa2_q    <= qa_q;
+      trans2_q <= trans_q;
     end
   end
-  always_ff @(posedge clk_i) begin
-    x_q <= x_d;
+
+  // ---- stage 3: coordinates. First triangle: q << M (sign-extended to CW), second: M' q + T'.
+  logic [18*CW-1:0] x_q;
+  for (genvar c = 0; c < 3; c++) begin : g_coord_c
+    for (genvar i = 0; i < 3; i++) begin : g_coord_i
+      localparam int A  = (3*c+i)*VW;      // qa_ci
+      localparam int P0 = (3*c+i)*3*PW;    // M'_i0 qb_c0, then _i1, _i2
+      localparam int P1 = P0 + PW;
+      localparam int P2 = P0 + 2*PW;
+      always_ff @(posedge clk_i) begin
+        if (valid_i[2]) begin
+          x_q[(3*c+i)*CW +: CW]     <= {{(CW-VW-M){qa2_q[A+VW-1]}}, qa2_q[A +: VW], {M{1'b0}}};
+          x_q[(3*(c+3)+i)*CW +: CW] <= {{(CW-PW){prod_q[P0+PW-1]}}, prod_q[P0 +: PW]} +
+                                       {{(CW-PW){prod_q[P1+PW-1]}}, prod_q[P1 +: PW]} +
+                                       {{(CW-PW){prod_q[P2+PW-1]}}, prod_q[P2 +: PW]} +
+                                       trans2_q[i*TW +: TW];
+        end
+      end
+    end
   end
   assign x_o = x_q;
 

@@ -42,46 +42,8 @@ module kdopcd_tri_unit #(
     $error("kdopcd_tri_unit: need V >= 1, M >= 1, V + M <= 56");
   end
 
-  // ---- datapath
-  logic [18*CW-1:0] x;
-  logic [89:0]      dsign;
-  logic [119:0]     tsign;
-  logic [29:0]      qsign;
-  logic [2:0]       axis_a, axis_b;
-  logic             hit;
-
-  kdopcd_tri_place #(.V(V), .M(M)) u_place (
-    .clk_i,
-    .tri_a_i,
-    .tri_b_i,
-    .rot_i,
-    .trans_i,
-    .x_o     (x)
-  );
-
-  kdopcd_tri_orient #(.V(V), .M(M)) u_orient (
-    .clk_i,
-    .x_i      (x),
-    .dsign_o  (dsign),
-    .tsign_o  (tsign),
-    .qsign_o  (qsign),
-    .axis_a_o (axis_a),
-    .axis_b_o (axis_b)
-  );
-
-  kdopcd_tri_decide u_decide (
-    .clk_i,
-    .en_i     (valid_q[LAT_MIN-3]),  // valid of the test in stage 8
-    .dsign_i  (dsign),
-    .tsign_i  (tsign),
-    .qsign_i  (qsign),
-    .axis_a_i (axis_a),
-    .axis_b_i (axis_b),
-    .hit_o    (hit)
-  );
-
   // ---- control: valid (reset) and id (no reset) over LAT stages, hit padded by LAT - LAT_MIN
-  logic [LAT-1:0]      valid_q;
+  logic [LAT-1:0]      valid_q;    // valid_q[s-1]: a test is in stage s
   logic [LAT*ID_W-1:0] id_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -94,6 +56,52 @@ module kdopcd_tri_unit #(
     id_q <= {id_q[(LAT-1)*ID_W-1:0], id_i};
   end
 
+  // Clock enables of the datapath: the registers of stage s load only when ld[s-1] is set, i.e.
+  // when a valid test enters the stage (ld[0] = valid_i, ld[s-1] = valid_q[s-2]).
+  logic [LAT_MIN-1:0] ld;
+  assign ld = {valid_q[LAT_MIN-2:0], valid_i};
+
+  // ---- datapath
+  logic [18*CW-1:0] x;
+  logic [89:0]      dsign;
+  logic [119:0]     tsign;
+  logic [29:0]      qsign;
+  logic [2:0]       axis_a, axis_b;
+  logic             hit;
+
+  kdopcd_tri_place #(.V(V), .M(M)) u_place (
+    .clk_i,
+    .valid_i  (ld[2:0]),   // stages 1-3
+    .tri_a_i,
+    .tri_b_i,
+    .rot_i,
+    .trans_i,
+    .x_o     (x)
+  );
+
+  kdopcd_tri_orient #(.V(V), .M(M)) u_orient (
+    .clk_i,
+    .valid_i  (ld[7:3]),   // stages 4-8
+    .x_i      (x),
+    .dsign_o  (dsign),
+    .tsign_o  (tsign),
+    .qsign_o  (qsign),
+    .axis_a_o (axis_a),
+    .axis_b_o (axis_b)
+  );
+
+  kdopcd_tri_decide u_decide (
+    .clk_i,
+    .valid_i  (ld[9:8]),   // stages 9-10
+    .dsign_i  (dsign),
+    .tsign_i  (tsign),
+    .qsign_i  (qsign),
+    .axis_a_i (axis_a),
+    .axis_b_i (axis_b),
+    .hit_o    (hit)
+  );
+
+  // ---- hit delay (1 bit, every clock: stage 10 already gives 0 for an idle slot)
   if (LAT > LAT_MIN) begin : g_pad
     logic [LAT-LAT_MIN-1:0] hit_q;
     if (LAT - LAT_MIN > 1) begin : g_shift

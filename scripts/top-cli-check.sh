@@ -14,6 +14,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine both --compare --pairs "$tmp/rtl.pairs" > "$tmp/both.out"
 cmp "$tmp/collide.pairs" "$tmp/rtl.pairs"
 test "$(grep -c "rtl top vs SystemC model: .*(equal)" "$tmp/both.out")" -eq 4
+# The second verilated top (one outstanding read) against the model with the same setting.
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine both --outstanding 1 --axes 8 > "$tmp/o1.out"
+test "$(grep -c "rtl top vs SystemC model: .*(equal)" "$tmp/o1.out")" -eq 4
 "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine rtl --stalls --seed 9 --pairs "$tmp/stalls.pairs" > /dev/null
 cmp "$tmp/collide.pairs" "$tmp/stalls.pairs"
 if "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine rtl --stack-depth 2 > "$tmp/overflow.out" 2>&1; then

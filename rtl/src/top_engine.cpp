@@ -1,44 +1,57 @@
-// One verilated accelerator top (Vkdopcd_top) per process, driven by the bus models of
+// One verilated accelerator top per process and configuration, driven by the bus models of
 // testbenches/top/axi_harness.hpp; each query loads both tree images and the registers, starts the
-// top and clocks it until DONE (docs/accelerator.md).
+// top and clocks it until DONE (docs/accelerator.md). Vkdopcd_top has the default parameters;
+// Vkdopcd_top_o1 (normal build only) differs in MAX_OUT = 1, the configuration in which prefetch
+// records still wait in the fetch queue when they are abandoned.
 #include "kdopcd/rtl_top_engine.hpp"
 
 #include <memory>
 #include <stdexcept>
 
 #include "Vkdopcd_top.h"
+#if KDOPCD_TOP_WITH_O1
+#include "Vkdopcd_top_o1.h"
+#endif
 #include "axi_harness.hpp"
 
 namespace kdopcd::rtl {
 
 namespace {
 
+template <class Top>
 struct Engine {
   VerilatedContext ctx;
-  Vkdopcd_top top{&ctx};
-  rtltb::Harness<Vkdopcd_top> h{top, &ctx};
+  Top top{&ctx};
+  rtltb::Harness<Top> h{top, &ctx};
   Engine() {
     ctx.fatalOnError(true);  // an SVA protocol assertion stops the process: a defect, never ignored
     h.reset();
   }
 };
 
-Engine& engine() {
-  static Engine* e = new Engine();  // lives until exit: Verilator's final() is not needed
+template <class Top>
+Engine<Top>& engine() {
+  static Engine<Top>* e = new Engine<Top>();  // lives until exit: Verilator's final() is not needed
   return *e;
 }
+
+#if KDOPCD_TOP_WITH_O1
+constexpr int kAltMaxOut = 1;
+#else
+constexpr int kAltMaxOut = 0;
+#endif
 
 }  // namespace
 
 TopConfig top_config() {
   return {KDOPCD_TOP_K, KDOPCD_TOP_B,        KDOPCD_TOP_C,         KDOPCD_TOP_Z,
           KDOPCD_TOP_V, KDOPCD_TOP_M,        KDOPCD_TOP_W,         KDOPCD_TOP_STACK_DEPTH,
-          KDOPCD_TOP_MAX_OUT, KDOPCD_TOP_BURST_MAX, KDOPCD_TOP_TRI_LAT, KDOPCD_TOP_SAT_LAT};
+          KDOPCD_TOP_MAX_OUT, KDOPCD_TOP_BURST_MAX, KDOPCD_TOP_TRI_LAT, KDOPCD_TOP_SAT_LAT, kAltMaxOut};
 }
 
 bool write_top_coverage(const std::string& path) {
 #if VM_COVERAGE
-  engine().ctx.coveragep()->write(path.c_str());
+  engine<Vkdopcd_top>().ctx.coveragep()->write(path.c_str());
   return true;
 #else
   (void)path;
@@ -57,16 +70,11 @@ TraversalStats TopResult::traversal() const {
   return t;
 }
 
-TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& pose, const TopParams& p) {
-  const TopConfig cfg = top_config();
-  if (first.k() != cfg.k || p.fixed.b != cfg.b || p.fixed.c != cfg.c || p.fixed.z != cfg.z || p.vertex_bits != cfg.v ||
-      p.rotation_bits != cfg.m)
-    throw std::invalid_argument("rtl engine: the top was verilated for k = " + std::to_string(cfg.k) + ", b,c,z = " +
-                                std::to_string(cfg.b) + "," + std::to_string(cfg.c) + "," + std::to_string(cfg.z) +
-                                ", v = m = " + std::to_string(cfg.v) + "; the query asks for something else");
-  if (p.mem_latency < 0 || p.cycles_per_beat < 1 || p.axes < 0 || p.stall_probability < 0 || p.stall_probability >= 1)
-    throw std::invalid_argument("rtl engine: memory latency >= 0, cycles per beat >= 1, 0 <= stall probability < 1");
-  Engine& e = engine();
+namespace {
+
+template <class Top>
+rtltb::RtlTopQuery run(Engine<Top>& e, const DopTree& first, const DopTree& second, const Pose& pose,
+                       const TopParams& p) {
   rtltb::AxiMemoryParams mp;
   mp.latency = p.mem_latency;
   mp.cycles_per_beat = p.cycles_per_beat;
@@ -92,7 +100,33 @@ TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& 
   q.vertex_bits = p.vertex_bits;
   q.rotation_bits = p.rotation_bits;
   q.stack_limit = p.stack_limit;
-  const rtltb::RtlTopQuery r = rtltb::run_query(e.top, e.h, first, second, pose, q);
+  return rtltb::run_query(e.top, e.h, first, second, pose, q);
+}
+
+}  // namespace
+
+TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& pose, const TopParams& p) {
+  const TopConfig cfg = top_config();
+  if (first.k() != cfg.k || p.fixed.b != cfg.b || p.fixed.c != cfg.c || p.fixed.z != cfg.z || p.vertex_bits != cfg.v ||
+      p.rotation_bits != cfg.m)
+    throw std::invalid_argument("rtl engine: the top was verilated for k = " + std::to_string(cfg.k) + ", b,c,z = " +
+                                std::to_string(cfg.b) + "," + std::to_string(cfg.c) + "," + std::to_string(cfg.z) +
+                                ", v = m = " + std::to_string(cfg.v) + "; the query asks for something else");
+  if (p.mem_latency < 0 || p.cycles_per_beat < 1 || p.axes < 0 || p.stall_probability < 0 || p.stall_probability >= 1)
+    throw std::invalid_argument("rtl engine: memory latency >= 0, cycles per beat >= 1, 0 <= stall probability < 1");
+  rtltb::RtlTopQuery r;
+  if (p.max_outstanding == cfg.max_outstanding) {
+    r = run(engine<Vkdopcd_top>(), first, second, pose, p);
+#if KDOPCD_TOP_WITH_O1
+  } else if (p.max_outstanding == kAltMaxOut) {
+    r = run(engine<Vkdopcd_top_o1>(), first, second, pose, p);
+#endif
+  } else {
+    throw std::invalid_argument("rtl engine: no top verilated with MAX_OUT = " + std::to_string(p.max_outstanding) +
+                                " (built: " + std::to_string(cfg.max_outstanding) +
+                                (cfg.alt_max_outstanding ? " and " + std::to_string(cfg.alt_max_outstanding) : "") +
+                                ")");
+  }
   if (!r.ok()) throw std::runtime_error("rtl engine: " + r.error);
   TopResult out;
   out.started = r.started;

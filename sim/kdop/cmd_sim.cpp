@@ -50,8 +50,11 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
   need(p.pipelines == 1, "one SAT pipeline (--pipelines 1)");
   need(p.bus_width == cfg.bus_width, "W = " + std::to_string(cfg.bus_width) + " (--bus-width)");
   need(p.burst_length == cfg.burst_max, "bursts of " + std::to_string(cfg.burst_max) + " beats (--burst)");
-  need(p.max_outstanding == cfg.max_outstanding,
-       std::to_string(cfg.max_outstanding) + " outstanding bursts (--outstanding)");
+  need(p.max_outstanding == cfg.max_outstanding ||
+           (cfg.alt_max_outstanding > 0 && p.max_outstanding == cfg.alt_max_outstanding),
+       std::to_string(cfg.max_outstanding) +
+           (cfg.alt_max_outstanding > 0 ? " or " + std::to_string(cfg.alt_max_outstanding) : std::string()) +
+           " outstanding bursts (--outstanding)");
   need(p.triangle_latency == cfg.triangle_latency,
        "a " + std::to_string(cfg.triangle_latency) + "-cycle triangle unit (--tri-latency)");
   need(p.pipeline_latency == cfg.sat_latency, "a " + std::to_string(cfg.sat_latency) + "-cycle SAT pipeline (--latency)");
@@ -66,6 +69,7 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
   t.vertex_bits = p.vertex_bits;
   t.rotation_bits = p.rotation_bits;
   t.stack_limit = std::uint32_t(p.stack_depth);
+  t.max_outstanding = p.max_outstanding;
   t.mem_latency = p.mem_latency;
   t.cycles_per_beat = p.cycles_per_beat;
   t.stalls = args.stalls;

@@ -55,6 +55,11 @@ const Scene& elephant_hand() {
   return s;
 }
 
+const Scene& mushroom_couplingdown() {
+  static const Scene s = make_scene("mushroom", "couplingdown", 0.8);
+  return s;
+}
+
 rtl::TopParams top_params(const model::ModelParams& m) {
   rtl::TopParams t;
   t.axes = m.axes;
@@ -63,6 +68,7 @@ rtl::TopParams top_params(const model::ModelParams& m) {
   t.fixed = m.fixed;
   t.mem_latency = m.mem_latency;
   t.cycles_per_beat = m.cycles_per_beat;
+  t.max_outstanding = m.max_outstanding;
   return t;
 }
 
@@ -124,6 +130,17 @@ TEST(Top, CowCyclesEqualModelContinuedTestingSlowMemory) {
   expect_cycle_exact(cow(), p);
 }
 
+// One outstanding read (the second verilated top): prefetch records wait in the fetch queue and
+// an abandoned prefetch drops them there (the model drops the same bursts).
+TEST(Top, CowCyclesEqualModelOneOutstandingRead) {
+  model::ModelParams p;
+  p.max_outstanding = 1;
+  expect_cycle_exact(cow(), p);
+  p.axes = 4;
+  p.rule = DescentRule::Second;
+  expect_cycle_exact(elephant_hand(), p);
+}
+
 TEST(Top, ElephantHandCyclesEqualModelSecondRule) {
   model::ModelParams p;
   p.axes = 12;
@@ -131,9 +148,16 @@ TEST(Top, ElephantHandCyclesEqualModelSecondRule) {
   expect_cycle_exact(elephant_hand(), p);
 }
 
+TEST(Top, MushroomCouplingdownCyclesEqualModelContinuedTesting) {
+  model::ModelParams p;
+  p.axes = 16;
+  p.continue_axes = true;
+  expect_cycle_exact(mushroom_couplingdown(), p);
+}
+
 // Random stalls on AR/R, AXI-Lite and the contact stream: the answer and the traversal stay.
 TEST(Top, RandomStallsKeepContactsAndTraversal) {
-  for (const Scene* sc : {&cow(), &elephant_hand()}) {
+  for (const Scene* sc : {&cow(), &elephant_hand(), &mushroom_couplingdown()}) {
     for (const ClassifiedPose& cp : sc->poses) {
       SCOPED_TRACE(sc->name + " " + to_string(cp.kind));
       rtl::TopParams calm;
@@ -143,6 +167,11 @@ TEST(Top, RandomStallsKeepContactsAndTraversal) {
       stormy.stall_probability = 0.3;
       stormy.seed = 17 + std::uint64_t(cp.kind);
       const rtl::TopResult b = rtl::simulate_top(*sc->first, *sc->second, cp.pose, stormy);
+      // ... and on the top with one outstanding read, where stalls also hit queued prefetches.
+      stormy.max_outstanding = 1;
+      const rtl::TopResult c = rtl::simulate_top(*sc->first, *sc->second, cp.pose, stormy);
+      EXPECT_EQ(c.contacts, a.contacts);
+      EXPECT_EQ(c.counters.pair_tests, a.counters.pair_tests);
       EXPECT_EQ(b.contacts, a.contacts);
       EXPECT_EQ(b.counters.pair_tests, a.counters.pair_tests);
       EXPECT_EQ(b.counters.axis_effective, a.counters.axis_effective);

@@ -17,6 +17,7 @@ namespace kdopcd::rtl {
 // The parameters the top was verilated with (one configuration per build).
 struct TopConfig {
   int k, b, c, z, v, m, bus_width, stack_depth, max_outstanding, burst_max, triangle_latency, sat_latency;
+  int alt_max_outstanding;  // a second top that differs only in MAX_OUT (0: none built)
 };
 TopConfig top_config();
 
@@ -28,6 +29,7 @@ struct TopParams {
   int vertex_bits = 24;
   int rotation_bits = 24;
   std::uint32_t stack_limit = 0;  // STACK_LIMIT register (0 = the verilated STACK_DEPTH)
+  int max_outstanding = 4;        // picks the verilated top: TopConfig::max_outstanding or alt_max_outstanding
   int mem_latency = 2;            // the AXI memory model's L (docs/accelerator.md)
   int cycles_per_beat = 1;
   bool stalls = false;            // random stalls / back-pressure on every handshake
