@@ -23,27 +23,18 @@ verilator_coverage --write "$work/merged.dat" "$work/merged_18.dat" "$work/merge
 verilator_coverage --write-info "$work/merged.info" "$work/merged.dat"
 verilator_coverage --annotate "$work/annotated" "$work/merged.dat" | tail -1
 
-python3 - "$work" <<'PY'
+python3 - "$work" "$(dirname "$0")" <<'PY'
 import collections, sys
 work = sys.argv[1]
 
-def points(path):
-    for line in open(path, encoding="latin-1"):
-        if not line.startswith("C '"):
-            continue
-        key, count = line[3:].rstrip("\n").rsplit("' ", 1)
-        fields = {}
-        for item in key.split("\x01"):
-            if "\x02" in item:
-                k, v = item.split("\x02", 1)
-                fields[k] = v
-        yield fields, int(count)
+sys.path.insert(0, sys.argv[2])
+from coverage_points import kind as point_kind, points  # noqa: E402
 
 status = 0
 for name in ("merged_18", "merged_35", "merged"):
     total, hit, missed = collections.Counter(), collections.Counter(), []
     for f, count in points(f"{work}/{name}.dat"):
-        kind = f.get("page", "?").split("/")[0].replace("v_", "")
+        kind = point_kind(f)
         total[kind] += 1
         if count > 0:
             hit[kind] += 1

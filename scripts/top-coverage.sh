@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Line, toggle and branch coverage of the whole accelerator top under its regression (top_tb: cow
-# and elephant/hand in the four pose classes, several n / rules / memory timings, random stalls,
-# the tiny stack), through the coverage build of the verilated top. Prints the figures per
+# Line, toggle and branch coverage of the whole accelerator top under its regression (top_tb: cow,
+# elephant/hand and mushroom/couplingdown in the four pose classes, several n / rules / memory
+# timings, one and four outstanding reads, random stalls, the tiny stack), through the coverage
+# build of the two verilated tops (merged). Prints the figures per
 # coverage type and per module and writes the data, an lcov file and annotated sources to WORKDIR.
 #
 # Usage: scripts/top-coverage.sh [BUILD_DIR, default build/release] [WORKDIR, default BUILD_DIR/top-coverage]
@@ -11,33 +12,26 @@ build=${1:-$root/build/release}
 work=${2:-$build/top-coverage}
 cmake --build "$build" --target top_tb_cov -j"$(nproc)"
 mkdir -p "$work"
-rm -f "$work"/*.dat
-KDOPCD_TOP_COVERAGE="$work/top.dat" SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 \
+rm -f "$work"/*.dat "$work"/*.dat.*
+KDOPCD_TOP_COVERAGE="$work/run.dat" SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 \
   "$build/testbenches/top/top_tb_cov" > "$work/top_tb.log"
 tail -1 "$work/top_tb.log"
+# Both verilated tops (MAX_OUT = 4 and 1) have the same sources: one merged figure.
+verilator_coverage --write "$work/top.dat" "$work"/run.dat*
 verilator_coverage --write-info "$work/top.info" "$work/top.dat"
 verilator_coverage --annotate "$work/annotated" "$work/top.dat" | tail -1
 
-python3 - "$work/top.dat" <<'PY'
+python3 - "$work/top.dat" "$(dirname "$0")" <<'PY'
 import collections, sys
 
-def points(path):
-    for line in open(path, encoding="latin-1"):
-        if not line.startswith("C '"):
-            continue
-        key, count = line[3:].rstrip("\n").rsplit("' ", 1)
-        fields = {}
-        for item in key.split("\x01"):
-            if "\x02" in item:
-                k, v = item.split("\x02", 1)
-                fields[k] = v
-        yield fields, int(count)
+sys.path.insert(0, sys.argv[2])
+from coverage_points import kind as point_kind, points  # noqa: E402
 
 total, hit = collections.Counter(), collections.Counter()
 per_file = collections.defaultdict(collections.Counter)
 missed = []
 for f, count in points(sys.argv[1]):
-    kind = f.get("page", "?").split("/")[0].replace("v_", "")
+    kind = point_kind(f)
     src = f.get("f", "?").split("/")[-1]
     total[kind] += 1
     per_file[src][kind + "_total"] += 1

@@ -52,6 +52,9 @@ TopConfig top_config() {
 bool write_top_coverage(const std::string& path) {
 #if VM_COVERAGE
   engine<Vkdopcd_top>().ctx.coveragep()->write(path.c_str());
+#if KDOPCD_TOP_WITH_O1
+  engine<Vkdopcd_top_o1>().ctx.coveragep()->write((path + ".o1").c_str());  // the script merges both
+#endif
   return true;
 #else
   (void)path;

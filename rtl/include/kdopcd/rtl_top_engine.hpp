@@ -60,7 +60,8 @@ struct TopResult {
 TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& pose, const TopParams& params);
 
 // Coverage build only (kdopcd_rtl_top_engine_cov): writes Verilator's coverage counters of every
-// query so far to `path`. Returns false in the normal build.
+// query so far to `path` (and those of the MAX_OUT = 1 top to `path`.o1). Returns false in the
+// normal build.
 bool write_top_coverage(const std::string& path);
 
 }  // namespace kdopcd::rtl
