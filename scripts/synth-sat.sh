@@ -63,15 +63,6 @@ ${rows}| paper: 35 bits, Virtex-II XC2V6000-4, ISE 6.3 | 35 | 9 (7 + 2 for the s
     echo "$doc is missing (it holds the prose around the table)" >&2
     exit 1
   fi
-  TABLE="$table" python3 - "$doc" <<'PY'
-import os, re, sys
-path = sys.argv[1]
-text = open(path).read()
-new = os.environ["TABLE"]
-pattern = re.compile(r"<!-- synth-sat:begin.*?<!-- synth-sat:end -->", re.S)
-if not pattern.search(text):
-    sys.exit(f"{path}: no synth-sat:begin/end markers")
-open(path, "w").write(pattern.sub(lambda m: new, text))
-PY
+  TABLE="$table" "$root/scripts/replace-marked.py" "$doc" synth-sat
   echo "table written to $doc"
 fi

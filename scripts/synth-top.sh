@@ -88,15 +88,6 @@ route here: no clock frequency (TOOLCHAIN.md §3).
 | design | LUTs | FFs | DSP48E1 | CARRY4 | RAMB36E1 | RAMB18E1 | LUTRAM | MUXF7/8 | SRL | slices | logic depth (cells) | Yosys time |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows}<!-- synth-top:end -->"
-  TABLE="$table" python3 - "$doc" <<'PY'
-import os, re, sys
-path = sys.argv[1]
-text = open(path).read()
-new = os.environ["TABLE"]
-pattern = re.compile(r"<!-- synth-top:begin.*?<!-- synth-top:end -->", re.S)
-if not pattern.search(text):
-    sys.exit(f"{path}: no synth-top:begin/end markers")
-open(path, "w").write(pattern.sub(lambda m: new, text))
-PY
+  TABLE="$table" "$root/scripts/replace-marked.py" "$doc" synth-top
   echo "table written to $doc"
 fi

@@ -61,17 +61,7 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
   need(p.stack_depth <= cfg.stack_depth, std::to_string(cfg.stack_depth) + " stack entries at most (--stack-depth)");
   need(p.beats_per_cycle == 1, "one memory beat per cycle at most (--beats-per-cycle 1)");
   need(p.trace_path.empty(), "no VCD trace (--trace is for --engine model)");
-  rtl::TopParams t;
-  t.axes = p.axes;
-  t.rule = p.rule;
-  t.continue_axes = p.continue_axes;
-  t.fixed = p.fixed;
-  t.vertex_bits = p.vertex_bits;
-  t.rotation_bits = p.rotation_bits;
-  t.stack_limit = std::uint32_t(p.stack_depth);
-  t.max_outstanding = p.max_outstanding;
-  t.mem_latency = p.mem_latency;
-  t.cycles_per_beat = p.cycles_per_beat;
+  rtl::TopParams t = rtl::top_params_like(p);
   t.stalls = args.stalls;
   t.seed = args.seed;
   const rtl::TopResult r = rtl::simulate_top(first, second, pose, t);

@@ -60,21 +60,9 @@ const Scene& mushroom_couplingdown() {
   return s;
 }
 
-rtl::TopParams top_params(const model::ModelParams& m) {
-  rtl::TopParams t;
-  t.axes = m.axes;
-  t.rule = m.rule;
-  t.continue_axes = m.continue_axes;
-  t.fixed = m.fixed;
-  t.mem_latency = m.mem_latency;
-  t.cycles_per_beat = m.cycles_per_beat;
-  t.max_outstanding = m.max_outstanding;
-  return t;
-}
-
 // Per query: contacts = reference; every counter = the model's (cycles included).
 void expect_cycle_exact(const Scene& sc, const model::ModelParams& mp) {
-  const rtl::TopParams tp = top_params(mp);
+  const rtl::TopParams tp = rtl::top_params_like(mp);
   for (const ClassifiedPose& cp : sc.poses) {
     SCOPED_TRACE(sc.name + " " + to_string(cp.kind));
     TraversalOptions o;

@@ -37,6 +37,25 @@ struct TopParams {
   std::uint64_t seed = 1;
 };
 
+// The query parameters the top shares with the SystemC model's (model::ModelParams, or any struct
+// with these members): the model and the top then run the same query. The stack depth becomes
+// STACK_LIMIT.
+template <class ModelLikeParams>
+TopParams top_params_like(const ModelLikeParams& m) {
+  TopParams t;
+  t.axes = m.axes;
+  t.rule = m.rule;
+  t.continue_axes = m.continue_axes;
+  t.fixed = m.fixed;
+  t.vertex_bits = m.vertex_bits;
+  t.rotation_bits = m.rotation_bits;
+  t.stack_limit = std::uint32_t(m.stack_depth);
+  t.max_outstanding = m.max_outstanding;
+  t.mem_latency = m.mem_latency;
+  t.cycles_per_beat = m.cycles_per_beat;
+  return t;
+}
+
 // Counters of the register map (0x080 + 8 i), in that order.
 struct TopCounters {
   std::uint64_t cycles = 0, pair_tests = 0, axis_issued = 0, axis_effective = 0, axis_cancelled = 0,
