@@ -11,6 +11,7 @@
 #include "Vkdopcd_axi_read_checker.h"
 #include "Vkdopcd_regs.h"
 #include "axi_harness.hpp"
+#include "regs_port_refs.hpp"
 #include "kdopcd/shapes.hpp"
 
 namespace {
@@ -217,23 +218,7 @@ struct FakeTop {
   explicit FakeTop(VerilatedContext* ctx) : regs(ctx, "regs") {}
   Vkdopcd_regs regs;
   CData clk_i = 0, rst_ni = 0;
-  CData& s_axil_awvalid_i = regs.s_axil_awvalid_i;
-  CData& s_axil_awready_o = regs.s_axil_awready_o;
-  SData& s_axil_awaddr_i = regs.s_axil_awaddr_i;
-  CData& s_axil_wvalid_i = regs.s_axil_wvalid_i;
-  CData& s_axil_wready_o = regs.s_axil_wready_o;
-  IData& s_axil_wdata_i = regs.s_axil_wdata_i;
-  CData& s_axil_wstrb_i = regs.s_axil_wstrb_i;
-  CData& s_axil_bvalid_o = regs.s_axil_bvalid_o;
-  CData& s_axil_bready_i = regs.s_axil_bready_i;
-  CData& s_axil_bresp_o = regs.s_axil_bresp_o;
-  CData& s_axil_arvalid_i = regs.s_axil_arvalid_i;
-  CData& s_axil_arready_o = regs.s_axil_arready_o;
-  SData& s_axil_araddr_i = regs.s_axil_araddr_i;
-  CData& s_axil_rvalid_o = regs.s_axil_rvalid_o;
-  CData& s_axil_rready_i = regs.s_axil_rready_i;
-  IData& s_axil_rdata_o = regs.s_axil_rdata_o;
-  CData& s_axil_rresp_o = regs.s_axil_rresp_o;
+  KDOPCD_AXIL_PORT_REFS(regs)
   CData m_axi_arvalid_o = 0, m_axi_arready_i = 0;
   IData m_axi_araddr_o = 0;
   CData m_axi_arlen_o = 0, m_axi_arsize_o = 3, m_axi_arburst_o = 1;

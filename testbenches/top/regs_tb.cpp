@@ -8,6 +8,7 @@
 #include "Vkdopcd_axil_checker.h"
 #include "Vkdopcd_regs.h"
 #include "axi_harness.hpp"
+#include "regs_port_refs.hpp"
 
 namespace {
 
@@ -27,23 +28,7 @@ struct Dut {
   Vkdopcd_axil_checker chk;
   CData& clk_i = regs.clk_i;
   CData& rst_ni = regs.rst_ni;
-  CData& s_axil_awvalid_i = regs.s_axil_awvalid_i;
-  CData& s_axil_awready_o = regs.s_axil_awready_o;
-  SData& s_axil_awaddr_i = regs.s_axil_awaddr_i;
-  CData& s_axil_wvalid_i = regs.s_axil_wvalid_i;
-  CData& s_axil_wready_o = regs.s_axil_wready_o;
-  IData& s_axil_wdata_i = regs.s_axil_wdata_i;
-  CData& s_axil_wstrb_i = regs.s_axil_wstrb_i;
-  CData& s_axil_bvalid_o = regs.s_axil_bvalid_o;
-  CData& s_axil_bready_i = regs.s_axil_bready_i;
-  CData& s_axil_bresp_o = regs.s_axil_bresp_o;
-  CData& s_axil_arvalid_i = regs.s_axil_arvalid_i;
-  CData& s_axil_arready_o = regs.s_axil_arready_o;
-  SData& s_axil_araddr_i = regs.s_axil_araddr_i;
-  CData& s_axil_rvalid_o = regs.s_axil_rvalid_o;
-  CData& s_axil_rready_i = regs.s_axil_rready_i;
-  IData& s_axil_rdata_o = regs.s_axil_rdata_o;
-  CData& s_axil_rresp_o = regs.s_axil_rresp_o;
+  KDOPCD_AXIL_PORT_REFS(regs)
   // The checker must see the pre-edge values at a rising edge: it is evaluated before the register
   // file there (the regs' outputs are still those of the falling-edge eval), after it otherwise.
   void eval() {
