@@ -18,7 +18,7 @@ std::vector<Vec3> raw_half_set(int k) {
   const std::vector<Vec3> axes{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   const std::vector<Vec3> edges{{1, 1, 0}, {1, -1, 0}, {1, 0, 1}, {1, 0, -1}, {0, 1, 1}, {0, 1, -1}};
   const std::vector<Vec3> corners4{{1, 1, 1}, {1, 1, -1}, {1, -1, 1}, {-1, 1, 1}};
-  // k = 24 (DESIGN §2): only the three corner diagonals x+y-z, x-y+z, -x+y+z.
+  // k = 24 (docs/architecture.md): only the three corner diagonals x+y-z, x-y+z, -x+y+z.
   const std::vector<Vec3> corners3{{1, 1, -1}, {1, -1, 1}, {-1, 1, 1}};
   std::vector<Vec3> out = axes;
   // push_back rather than insert: g++ 12 reports a false -Wstringop-overflow for the latter.
@@ -92,7 +92,7 @@ FaceTriple OrientationSet::triple_for(const Vec3& L) const {
     out.j = vertex_triples_[t];
     if (P.minCoeff() < -1 - kFeasibleTol)  // would break the r_max <= sqrt 3 bound of the paper
       throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
-    // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (DESIGN §2 measured range).
+    // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
     for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
     return out;
   }

@@ -1,5 +1,5 @@
 #pragma once
-// Verification of the fixed-point SAT against the exact one (paper §4.4, DESIGN §3,
+// Verification of the fixed-point SAT against the exact one (paper §4.4,
 // docs/fixed-point.md §6): for each sample (one axis test given by its scaled doubles,
 // RealOperands) the exact diff1, diff2 (ExactSum, no rounding) and the fixed diff1', diff2'
 // (fixed_diffs) are compared.

@@ -1,6 +1,6 @@
 #pragma once
 // Number formats shared by the fixed-point SAT, the tree image, the triangle unit, the SystemC
-// model, the RTL and the GPU integer path (DESIGN §3). Every rounding direction is chosen so
+// model, the RTL and the GPU integer path (docs/design.md §3). Every rounding direction is chosen so
 // that the fixed-point test can only add false positives, never false negatives.
 #include <cmath>
 #include <cstdint>

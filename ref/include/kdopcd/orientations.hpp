@@ -1,5 +1,5 @@
 #pragma once
-// Fixed k-DOP orientation sets (DESIGN.md §2) and their "maximal DOP" (every coefficient 1).
+// Fixed k-DOP orientation sets (docs/architecture.md) and their "maximal DOP" (every coefficient 1).
 // Directions are unit vectors; direction i + k/2 is the negation of direction i.
 #include <array>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Rigid poses of the second object: x = R(q) x_second + t (DESIGN §2), and the pose file format.
+// Rigid poses of the second object: x = R(q) x_second + t (docs/design.md §2), and the pose file format.
 #include <string>
 #include <vector>
 

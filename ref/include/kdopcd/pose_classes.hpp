@@ -1,6 +1,7 @@
 #pragma once
-// Poses in the four test classes of seed 001 §9 for any pair of meshes, found by search rather
-// than written by hand, so tests and benchmarks work for every mesh pair:
+// Poses in the four test classes of Damkjær 2007, §9 (docs/references.md), for any pair of
+// meshes, found by search rather than written by hand, so tests and benchmarks work for every
+// mesh pair:
 //   intersecting     - the objects' triangles intersect;
 //   close proximity  - no contact, gap 0.2% of the object size: many overlapping DOP pairs;
 //   small proximity  - no contact, gap 5% of the size: few overlapping DOP pairs;

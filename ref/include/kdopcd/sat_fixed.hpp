@@ -1,5 +1,5 @@
 #pragma once
-// Bit-accurate fixed-point SAT for one axis (paper Eq. 7-10 and 22, DESIGN §3,
+// Bit-accurate fixed-point SAT for one axis (paper Eq. 7-10 and 22,
 // docs/fixed-point.md). The reference for the SystemC model, the RTL pipeline and the GPU
 // integer path: they must reproduce diff1', diff2' of fixed_diffs() to the bit.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // Tandem traversal of two DOP-trees with an explicit stack of node pairs: the controller's
-// semantics of the accelerator (DESIGN §4). The overlap test of a pair and the triangle test
+// semantics of the accelerator (docs/design.md §4). The overlap test of a pair and the triangle test
 // are parameters, so the float, exact and fixed-point backends share this one loop.
 #include <algorithm>
 #include <compare>
