@@ -1,7 +1,8 @@
-// GPU broad phase after seed 003: cell ids from the object boxes, CUB radix sort by cell id, the
-// cell list (start of every run of equal ids), one thread per cell testing its object pairs; the
-// pair's canonical cell (grid.hpp) removes duplicates. Pairs go through an atomic counter into a
-// buffer; on overflow the pair kernel runs again with a buffer of the counted size.
+// GPU broad phase after Le Grand 2007 (docs/references.md): cell ids from the object boxes, CUB
+// radix sort by cell id, the cell list (start of every run of equal ids), one thread per cell
+// testing its object pairs; the pair's canonical cell (grid.hpp) removes duplicates. Pairs go
+// through an atomic counter into a buffer; on overflow the pair kernel runs again with a buffer of
+// the counted size.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
-// CPU broad phases: sort and sweep (seed 003 §32.1.1), brute force, and the GPU's grid algorithm
-// run on the host (grid.hpp), plus the grid's cell size.
+// CPU broad phases: sort and sweep (Le Grand 2007, §32.1.1, docs/references.md), brute force,
+// and the GPU's grid algorithm run on the host (grid.hpp), plus the grid's cell size.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

@@ -1,6 +1,7 @@
 #pragma once
-// Cell arithmetic of the spatial-subdivision broad phase (seed 003), shared by the GPU kernels and
-// the host implementation of the same algorithm (which the tests run).
+// Cell arithmetic of the spatial-subdivision broad phase (Le Grand 2007, docs/references.md),
+// shared by the GPU kernels and the host implementation of the same algorithm (which the tests
+// run).
 //
 // Steps: (1) each object writes the ids of the cells its box covers (<= 8, cell >= box extent;
 // unused slots get kInvalidCell); (2) radix sort of (cell id, object) by cell id; (3) the cell

@@ -1,5 +1,6 @@
 #pragma once
-// Binary-stack node layout (seed 000, §3; docs/cuda.md §2), derived from the reference DopTree.
+// Binary-stack node layout (the binary-stack paper, §3, docs/references.md; docs/cuda.md §2),
+// derived from the reference DopTree.
 //
 // The reference stores its nodes in pre-order. The binary-stack traversal needs them in
 // post-order, each with
@@ -10,8 +11,8 @@
 //   * an ancestor counter: the number of direct right-child ancestors including the node itself
 //     (0 for the root and for every left child; a right child has its parent's counter + 1).
 // Ascending once from a right child is x + 1 (its parent follows it in post-order), so climbing a
-// chain of c right-child ancestors never reads a node: it is x + c (seed 000 Eq. 3-7, with the
-// sign of our index direction).
+// chain of c right-child ancestors never reads a node: it is x + c (the binary-stack paper's
+// Eq. 3-7, with the sign of our index direction).
 #include <cstdint>
 #include <span>
 #include <vector>

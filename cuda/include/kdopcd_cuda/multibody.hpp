@@ -1,11 +1,11 @@
 #pragma once
-// Multibody collision detection (issue 7; docs/cuda.md): a scene of rigid objects, a broad phase
-// (GPU spatial subdivision after seed 003, or CPU sort and sweep), and the narrow phase of every
-// candidate object pair with the binary-stack (or explicit-stack) traversal, on the GPU (one thread
-// per object pair) or on CPU threads (TBB) with the same traversal code. Candidate triangle pairs
-// (overlapping leaf DOPs) come back through an overflow-safe result buffer and are decided on the
-// host by the reference's exact triangle test, so every contact set is exact and equal to
-// kdopcd::collide's for the same relative pose.
+// Multibody collision detection (docs/cuda.md): a scene of rigid objects, a broad phase (GPU
+// spatial subdivision after Le Grand 2007, docs/references.md, or CPU sort and sweep), and the
+// narrow phase of every candidate object pair with the binary-stack (or explicit-stack) traversal,
+// on the GPU (one thread per object pair) or on CPU threads (TBB) with the same traversal code.
+// Candidate triangle pairs (overlapping leaf DOPs) come back through an overflow-safe result buffer
+// and are decided on the host by the reference's exact triangle test, so every contact set is exact
+// and equal to kdopcd::collide's for the same relative pose.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -37,11 +37,11 @@ Scene load_scene(const std::string& path);  // throws InputError with the path a
 void save_scene(const Scene& scene, const std::string& path);
 
 // Scene generator: `objects` copies of one mesh on a jittered cubic grid with random rotations,
-// "dispersed but touching" like the seed's 512 cows. The grid spacing is 2 r / cbrt(density), r
-// the radius of the mesh's bounding sphere about its box centre: density 1 puts neighbouring
-// spheres just in contact, larger values push them into each other. Each object is moved by up to
-// a quarter spacing per axis. Deterministic for a seed (own integer-to-double mapping, no
-// std::uniform_*_distribution).
+// "dispersed but touching" like the binary-stack paper's 512 cows. The grid spacing is
+// 2 r / cbrt(density), r the radius of the mesh's bounding sphere about its box centre: density 1 puts
+// neighbouring spheres just in contact, larger values push them into each other. Each object is
+// moved by up to a quarter spacing per axis. Deterministic for a seed (own integer-to-double
+// mapping, no std::uniform_*_distribution).
 Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects, double density, std::uint64_t seed);
 
 // The pose of object b in object a's frame, as kdopcd::collide(tree_a, tree_b, pose) takes it:
@@ -62,8 +62,8 @@ using ObjectPair = std::pair<std::uint32_t, std::uint32_t>;
 std::vector<ObjectPair> sort_and_sweep(const std::vector<Aabb>& boxes);  // CPU
 std::vector<ObjectPair> brute_force_pairs(const std::vector<Aabb>& boxes);
 
-// Uniform grid of the GPU broad phase (seed 003): cell = 1.01 x the largest box extent, so a box
-// covers at most 2 cells per axis (8 in all); 21 bits per axis in a 63-bit cell id (the cell
+// Uniform grid of the GPU broad phase (Le Grand 2007): cell = 1.01 x the largest box extent, so a
+// box covers at most 2 cells per axis (8 in all); 21 bits per axis in a 63-bit cell id (the cell
 // grows if the scene needs more).
 struct GridSpec {
   double origin[3];

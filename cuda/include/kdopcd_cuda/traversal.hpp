@@ -2,10 +2,10 @@
 // The two tandem traversals of the CUDA part, as KDOPCD_HD code: nvcc compiles them into the
 // kernels, g++ into the host backend, from this one header (docs/cuda.md §3).
 //
-//  * binary_stack_traverse: seed 000, Fig. 9. State = two node indices and a descent stack of one
-//    bit per descent (0: the first object's node was split, 1: the second's) kept in Words 64-bit
-//    integers. Moving on after a finished pair reads no ancestor: ancestor counters give how far
-//    to climb, escape indices where to go (layout.hpp).
+//  * binary_stack_traverse: the binary-stack paper (docs/references.md), Fig. 9. State = two node
+//    indices and a descent stack of one bit per descent (0: the first object's node was split, 1:
+//    the second's) kept in Words 64-bit integers. Moving on after a finished pair reads no
+//    ancestor: ancestor counters give how far to climb, escape indices where to go (layout.hpp).
 //  * explicit_stack_traverse: the conventional stack of node pairs (the reference's
 //    kdopcd::traverse), in a fixed-size array, for comparison.
 //
@@ -36,7 +36,7 @@ KDOPCD_HD inline bool split_first(const BsNode& f, const BsNode& s, DescentRule 
 // A stack of up to 64 * Words - 1 one-bit labels in Words 64-bit integers. A sentinel 1 bit
 // above the labels marks the bottom, so no separate depth is kept: empty <=> the words hold just
 // the sentinel. Word 0 holds the top; a push shifts every word left by one, carrying the top bit
-// of word i into word i + 1 (the seed's two coupled 32-bit integers, generalised).
+// of word i into word i + 1 (the binary-stack paper's two coupled 32-bit integers, generalised).
 template <int Words>
 struct BitStack {
   static_assert(Words >= 1 && Words <= 4, "BitStack: 1 to 4 words");
@@ -98,8 +98,8 @@ KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_
         continue;
       }
     }
-    // Ascent (seed Fig. 8): pop labels while the node of the labelled tree is a right child,
-    // counting the climbs per tree; no node is read.
+    // Ascent (binary-stack paper, Fig. 8): pop labels while the node of the labelled tree is a
+    // right child, counting the climbs per tree; no node is read.
     unsigned a_count = na.counter, b_count = nb.counter;
     std::int32_t a_up = 0, b_up = 0;
     for (;;) {
