@@ -13,7 +13,8 @@
 // through a combinational read port, and start_o / clear_o: one-cycle pulses in the cycle after
 // the edge that accepted a CONTROL write with bit 0 (START, only while idle_i) / bit 1 (CLEAR).
 //
-// Portable style (TOOLCHAIN.md §3): no import, no assignment patterns, no return in functions.
+// Portable style (Verilator and Yosys 0.23, docs/toolchain.md §4): no import, no assignment
+// patterns, no return in functions.
 module kdopcd_regs #(
   parameter int K           = 24,
   parameter int B           = 18,

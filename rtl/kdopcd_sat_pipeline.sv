@@ -1,5 +1,6 @@
-// Fixed-point separating-axis test pipeline for k-DOP pairs (paper Eq. 22 and §5.1; DESIGN.md
-// §3-4; bit-exact with ref/include/kdopcd/sat_fixed.hpp fixed_diffs()).
+// Fixed-point separating-axis test pipeline for k-DOP pairs (paper Eq. 22 and §5.1;
+// docs/fixed-point.md, docs/rtl-sat-pipeline.md; bit-exact with ref/include/kdopcd/sat_fixed.hpp
+// fixed_diffs()).
 //
 //   diff1' = P'A.a' + sn(a') + P'B.b'k + sn(b'k) + p' 2^E
 //   diff2' = P'B.b' + sn(b') + P'A.a'k + sn(a'k) - (p'+1) 2^E        E = B + C - Z

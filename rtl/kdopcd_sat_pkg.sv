@@ -1,7 +1,8 @@
-// Shared types and default parameters of the SAT pipeline (issue 4, DESIGN.md §3-4).
+// Shared types and default parameters of the SAT pipeline (docs/rtl-sat-pipeline.md).
 //
-// Portable style (TOOLCHAIN.md §3): no `import`, no assignment patterns, no user-type casts, no
-// packed multi-dimensional arrays; modules refer to `kdopcd_sat_pkg::name`.
+// Portable style (Verilator and Yosys 0.23, docs/toolchain.md §4): no `import`, no assignment
+// patterns, no user-type casts, no packed multi-dimensional arrays; modules refer to
+// `kdopcd_sat_pkg::name`.
 package kdopcd_sat_pkg;
 
   // Defaults of the pipeline parameters: k of the k-DOPs, fractional bits b (coefficients),

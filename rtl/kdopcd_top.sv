@@ -1,4 +1,4 @@
-// k-DOP collision-detection accelerator, top level (issue 6, docs/accelerator.md):
+// k-DOP collision-detection accelerator, top level (docs/accelerator.md):
 //   AXI4-Lite register file (kdopcd_regs) -> controller core (kdopcd_ctrl: stack, fetch unit,
 //   SAT pipeline, triangle unit, contact FIFO) -> AXI4 read master (tree images) and
 //   AXI4-Stream (contact pairs). In simulation the three protocol checkers (rtl/sim/) watch
