@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sweeps of the SystemC accelerator model (issue 5, docs/model.md): the paper's Fig. 6 (cycles vs
+# Sweeps of the SystemC accelerator model (docs/model.md): the paper's Fig. 6 (cycles vs
 # axes n per pair), Fig. 7 (with / without continued axis testing), the proposed extension of P
 # pipelines, and Fig. 8 (simulated accelerator time vs the reference's software time on this host)
 # on cow vs cow at 4 rotations x the 4 pose classes (kdop poses). Writes docs/model-sweep.csv and,

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `kdop sim --engine rtl|both` through the CLI (issue 6): the verilated top's contact pairs equal
-# `kdop collide --backend fixed`'s byte for byte, `--engine both` finds every query's cycle count
-# equal to the SystemC model's, random stalls keep the answer, a tiny stack fails with the overflow
-# message, and a configuration the top was not verilated for is refused (exit 2).
+# `kdop sim --engine rtl|both` through the CLI (docs/accelerator.md): the verilated top's contact
+# pairs equal `kdop collide --backend fixed`'s byte for byte, `--engine both` finds every query's
+# cycle count equal to the SystemC model's, random stalls keep the answer, a tiny stack fails with
+# the overflow message, and a configuration the top was not verilated for is refused (exit 2).
 # Usage: scripts/top-cli-check.sh PATH/TO/kdop [FIRST mesh, default data/meshes/cow.off] [SECOND, default FIRST]
 set -euo pipefail
 kdop="$1"

@@ -1,4 +1,4 @@
-// kdop multibody SCENE.json --backend cuda|host [--pairs PATH] [options]   (issue 7, docs/cuda.md)
+// kdop multibody SCENE.json --backend cuda|host [--pairs PATH] [options]   (docs/cuda.md)
 #if defined(KDOPCD_WITH_CUDA)
 #include <fmt/format.h>
 

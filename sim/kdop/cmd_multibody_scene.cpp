@@ -1,4 +1,4 @@
-// kdop multibody-scene --mesh cow.off --objects 512 --density D --seed S -o scene.json   (issue 7)
+// kdop multibody-scene --mesh cow.off --objects 512 --density D --seed S -o scene.json   (docs/cuda.md §9)
 #if defined(KDOPCD_WITH_CUDA)
 #include <fmt/format.h>
 

@@ -1,5 +1,6 @@
 // kdop poses FIRST SECOND --out FILE: one pose per class (intersecting, close proximity, small
-// proximity, separated; seed 001 §9), found by search (pose_classes.hpp), as a pose file.
+// proximity, separated; Damkjær 2007, §9, docs/references.md), found by search (pose_classes.hpp),
+// as a pose file.
 #include <fmt/format.h>
 
 #include <fstream>

@@ -1,5 +1,6 @@
-// Contact sets of the reference traversal against brute force on real meshes (libcgal-demo) in
-// the four pose classes of seed 001 §9, and invariance over k, descent rules and n.
+// Contact sets of the reference traversal against brute force on real meshes (libcgal-demo) in the
+// four pose classes of Damkjær 2007, §9 (docs/references.md), and invariance over k, descent rules
+// and n.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -22,7 +22,7 @@ TEST(Orientations, UnitAndAntiparallel) {
 TEST(Orientations, UnsupportedKIsAnInputError) { EXPECT_THROW(OrientationSet(10), InputError); }
 
 TEST(Orientations, MaximalDopVerticesAreFeasibleAndRmaxMatchesDesign) {
-  // DESIGN §2 (measured independently with scipy): r_max per set.
+  // r_max per set, measured independently with scipy (docs/design.md §2).
   const std::map<int, double> expected{{6, std::sqrt(3.0)}, {14, 1.2393}, {18, 1.2247}, {24, 1.2247}, {26, 1.1281}};
   for (int k : kSupportedK) {
     const OrientationSet& set = orientation_set(k);

@@ -1,4 +1,4 @@
-// Float SAT against the exact SAT from the same doubles (verification ladder, DESIGN §5).
+// Float SAT against the exact SAT from the same doubles (docs/design.md §5, verification ladder).
 #include <gtest/gtest.h>
 #include <tbb/parallel_for.h>
 

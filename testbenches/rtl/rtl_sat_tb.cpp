@@ -1,4 +1,5 @@
-// Verilator (--cc) testbench of the SAT pipeline rtl/kdopcd_sat_pipeline.sv (issue 4).
+// Verilator (--cc) testbench of the SAT pipeline rtl/kdopcd_sat_pipeline.sv
+// (docs/rtl-sat-pipeline.md).
 //
 //   rtl_sat_tb --vectors FILE            prints "diff1 diff2 verdict" per vector: the same lines
 //                                        as `kdop sat-eval --vectors FILE`
