@@ -70,7 +70,7 @@ All contacts are asked for everywhere.
   interleaved so that load changes hit them alike. Ratios are ours / FCL: below 1 means ours is faster.
   The bold FCL time is the fastest end-to-end one.
 
-Targets (issue 2, item 8): ours at most 1/3 of FCL's fastest end-to-end time, and below FCL's
+Targets ([design.md](design.md) §6): ours at most 1/3 of FCL's fastest end-to-end time, and below FCL's
 world-space KDOP24 traversal time.
 
 ## Results

@@ -83,7 +83,7 @@ if [[ $write_doc == 1 ]]; then
 Yosys $yosys_version \`synth_xilinx -family xc7 -flatten -noiopad -noclkbuf\`, K = 24, B = C = Z = 18, V = M = 24,
 W = 64, ADDR_W = 32, other parameters at their defaults, $(date -u +%Y-%m-%d). \`top_without_tri\` is the
 whole top with \`kdopcd_tri_unit\` as a black box; the whole top is the sum of the two rows. No place and
-route here: no clock frequency (TOOLCHAIN.md §3).
+route here: no clock frequency ([toolchain.md](toolchain.md) §4).
 
 | design | LUTs | FFs | DSP48E1 | CARRY4 | RAMB36E1 | RAMB18E1 | LUTRAM | MUXF7/8 | SRL | slices | logic depth (cells) | Yosys time |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|
