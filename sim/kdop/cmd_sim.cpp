@@ -12,6 +12,8 @@
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd_model/model.hpp"
+#include "kdopcd_model/resources.hpp"
+#include "kdopcd/tree_image.hpp"
 #include "query_report.hpp"
 #if KDOPCD_WITH_RTL_TOP
 #include "kdopcd/rtl_top_engine.hpp"
@@ -27,6 +29,9 @@ struct SimArgs {
   std::string bits = "18,18,18";
   bool compare = false;
   std::string engine = "model";
+  std::string arch = "v2";
+  std::string tree_memory = "onchip";
+  double clock_mhz = 0;  // 0 = the architecture's clock (paper 100 MHz, v2 250 MHz)
   bool stalls = false;
   std::uint64_t seed = 1;
   model::ModelParams p;
@@ -94,7 +99,45 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
 #endif
 }
 
-void run_sim(SimArgs& args) {
+// Options that belong to one architecture only; naming one with the other is an input error.
+struct ArchOptions {
+  std::vector<CLI::Option*> paper, v2, memory;
+};
+
+void check_arch_options(const model::ModelParams& p, const ArchOptions& opts) {
+  const auto& wrong = p.arch == model::Architecture::Paper ? opts.v2 : opts.paper;
+  for (const CLI::Option* o : wrong)
+    if (o->count() > 0)
+      throw InputError(o->get_name() + " is an option of --arch " +
+                       (p.arch == model::Architecture::Paper ? "v2" : "paper") + ", not of --arch " + to_string(p.arch));
+  if (p.arch == model::Architecture::V2 && p.tree_memory == model::TreeMemory::OnChip)
+    for (const CLI::Option* o : opts.memory)
+      if (o->count() > 0)
+        throw InputError(o->get_name() + " sets the external memory: with --arch v2 it needs --tree-memory external");
+}
+
+void print_v2_resources(const model::ModelParams& p, int k, const DopTree& first, const DopTree& second) {
+  const double s = scene_scale(first, second);
+  const ImageParams ip{p.fixed.b, p.vertex_bits, p.bus_width, s};
+  const TreeImage a = make_tree_image(first, ip);
+  const TreeImage b = make_tree_image(second, ip);
+  const model::Resources r = model::estimate_resources(p, k, a, b);
+  fmt::print("       estimate: {} SAT products ({} DSP48) + triangle unit(s) {} DSP48 = {} DSP48; tree RAM {:.2f} Mbit "
+             "({} cop{} of the node RAMs), buffers {:.3f} Mbit\n",
+             r.sat_products, r.sat_dsp, r.triangle_dsp, r.dsp(), double(r.tree_ram_bits) / 1e6, r.ram_copies,
+             r.ram_copies == 1 ? "y" : "ies", double(r.buffer_bits) / 1e6);
+  std::string fits;
+  for (const model::FpgaPart& part : model::fpga_parts()) {
+    const model::PartFit f = model::fit_part(part, p, k, a, b);
+    fits += fmt::format("{}{}: {}", fits.empty() ? "" : "; ", part.name,
+                        f.ram_fits && f.dsp_fits
+                            ? fmt::format("fits ({} URAM, {} BRAM36)", f.uram_used, f.bram36_used)
+                            : fmt::format("does not fit ({}{})", f.ram_fits ? "" : "RAM", f.dsp_fits ? "" : " DSP"));
+  }
+  fmt::print("       parts: {}\n", fits);
+}
+
+void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   if (args.engine != "model" && args.engine != "rtl" && args.engine != "both")
     throw InputError("--engine must be model, rtl or both (got '" + args.engine + "')");
   std::vector<Pose> poses;
@@ -102,9 +145,23 @@ void run_sim(SimArgs& args) {
   if (!args.pose_text.empty()) poses.push_back(parse_pose(args.pose_text, "--pose"));
   if (poses.empty()) throw InputError("give --poses FILE or --pose \"qw qx qy qz tx ty tz\"");
   model::ModelParams& p = args.p;
+  p.arch = model::parse_architecture(args.arch);
+  if (args.engine != "model") {
+    // The RTL top is the paper design: --engine rtl|both selects it unless v2 was asked for.
+    if (arch_given && p.arch != model::Architecture::Paper)
+      throw InputError("--engine " + args.engine + ": the RTL top implements --arch paper only");
+    p.arch = model::Architecture::Paper;
+  }
+  check_arch_options(p, arch_options);
+  p.tree_memory = model::parse_tree_memory(args.tree_memory);
+  p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
   p.rule = parse_descent_rule(args.rule);
   p.fixed = parse_fixed_params(args.bits);
-  if (p.pipeline_latency == 0) p.pipeline_latency = model::rtl_pipeline_latency(p.fixed.b, p.fixed.c);
+  if (p.pipeline_latency == 0)
+    p.pipeline_latency =
+        model::rtl_pipeline_latency(p.fixed.b, p.fixed.c) + (p.arch == model::Architecture::V2 ? 1 : 0);
+  model::validate(p);
+  const bool v2 = p.arch == model::Architecture::V2;
 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
@@ -113,16 +170,35 @@ void run_sim(SimArgs& args) {
   const int n = p.axes <= 0 ? args.k : std::min(p.axes, args.k);
   fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
-  fmt::print("{}: k = {}, n = {}, rule = {}, b,c,z = {},{},{}, v = {}, P = {}, continue-axes = {}, stack = {}\n",
-             args.engine == "model" ? "model" : (args.engine == "rtl" ? "rtl top" : "rtl top + model"), args.k, n,
-             to_string(p.rule), p.fixed.b, p.fixed.c, p.fixed.z, p.vertex_bits, p.pipelines,
-             p.continue_axes ? "on" : "off", p.stack_depth);
-  fmt::print("       SAT latency {} cycles, triangle unit {} cycles, memory W = {} bit, latency {} cycles, burst {} "
-             "beats, {} outstanding, {} beat(s) per {} cycle(s), clock {} MHz\n",
-             p.pipeline_latency, p.triangle_latency, p.bus_width, p.mem_latency, p.burst_length, p.max_outstanding,
-             p.beats_per_cycle,
-             p.cycles_per_beat, p.clock_mhz);
+  const char* engine_name = args.engine == "model" ? "model" : (args.engine == "rtl" ? "rtl top" : "rtl top + model");
+  if (v2) {
+    const int lanes = p.sat_lanes > 0 ? std::min(p.sat_lanes, n) : n;
+    fmt::print("{} (arch v2): k = {}, n = {}, rule = {}, b,c,z = {},{},{}, v = {}, {} SAT unit(s) x {} lanes, {} pairs in "
+               "flight, pending set {}, engines {}\n",
+               engine_name, args.k, n, to_string(p.rule), p.fixed.b, p.fixed.c, p.fixed.z, p.vertex_bits, p.sat_units,
+               lanes, p.pairs_in_flight, p.stack_depth, p.engines);
+    fmt::print("       SAT latency {} cycles, tree memory {} (RAM latency {}{}), triangle unit II {} latency {}, "
+               "triangle queue {}, contact queue {}, clock {} MHz\n",
+               p.pipeline_latency, to_string(p.tree_memory), p.ram_latency,
+               p.tree_memory == model::TreeMemory::External
+                   ? fmt::format(", node cache {} lines, memory W = {} bit, latency {}", p.node_cache_lines,
+                                 p.bus_width, p.mem_latency)
+                   : std::string(),
+               p.triangle_ii, p.triangle_latency, p.triangle_queue, p.contact_queue, p.clock_mhz);
+    print_v2_resources(p, args.k, first_tree, second_tree);
+  } else {
+    fmt::print("{} (arch paper): k = {}, n = {}, rule = {}, b,c,z = {},{},{}, v = {}, P = {}, continue-axes = {}, stack = {}\n",
+               engine_name, args.k, n, to_string(p.rule), p.fixed.b, p.fixed.c, p.fixed.z, p.vertex_bits, p.pipelines,
+               p.continue_axes ? "on" : "off", p.stack_depth);
+    fmt::print("       SAT latency {} cycles, triangle unit {} cycles, memory W = {} bit, latency {} cycles, burst {} "
+               "beats, {} outstanding, {} beat(s) per {} cycle(s), clock {} MHz\n",
+               p.pipeline_latency, p.triangle_latency, p.bus_width, p.mem_latency, p.burst_length, p.max_outstanding,
+               p.beats_per_cycle, p.cycles_per_beat, p.clock_mhz);
+  }
 
+  // The model runs every pose as one batch (v2 engines take poses in parallel).
+  model::BatchResult batch;
+  if (args.engine == "model") batch = model::simulate_batch(first_tree, second_tree, poses, p);
   std::vector<PoseOutcome> outcomes;
   nlohmann::json rows = nlohmann::json::array();
   print_table_header();
@@ -132,7 +208,7 @@ void run_sim(SimArgs& args) {
   const bool use_rtl = args.engine != "model";
   for (std::size_t i = 0; i < poses.size(); ++i) {
     const model::ModelResult r = use_rtl ? simulate_rtl_top(args, first_tree, second_tree, poses[i])
-                                         : model::simulate(first_tree, second_tree, poses[i], p);
+                                         : std::move(batch.queries[i]);
     const model::ModelStats& s = r.stats;
     std::string engines_line;
     if (args.engine == "both") {
@@ -153,14 +229,25 @@ void run_sim(SimArgs& args) {
     const std::string beat_split = use_rtl ? fmt::format("wasted {}", s.mem_beats_wasted)
                                            : fmt::format("nodes {}, triangles {}, wasted {}", s.mem_beats_nodes,
                                                          s.mem_beats_triangles, s.mem_beats_wasted);
-    fmt::print("      cycles {} = {:.1f} us at {} MHz; axis tests issued {} cancelled {} continued {}; memory beats {} "
+    if (v2)
+      fmt::print("      cycles {} = {:.2f} us at {} MHz; lane axis tests {} (beyond the first separating axis {}); SAT "
+                 "unit utilization {:.3f}; credit stalls {}; triangle queue max {}, contact-queue waits {}{}\n",
+                 s.cycles, accel_us, p.clock_mhz, s.axis_tests_issued, s.axis_tests_cancelled, s.pipeline_utilization,
+                 s.stall_cycles, s.max_triangle_queue, s.triangle_stall_cycles,
+                 p.tree_memory == model::TreeMemory::External
+                     ? fmt::format("; memory beats {} ({}); node cache hits {} misses {}", s.mem_beats, beat_split,
+                                   s.cache_hits, s.cache_misses)
+                     : std::string());
+    else
+      fmt::print("      cycles {} = {:.1f} us at {} MHz; axis tests issued {} cancelled {} continued {}; memory beats {} "
                "({}); pipeline utilization {:.3f}; stalls {}; {:.2f} Mcycles/s simulated\n",
                s.cycles, accel_us, p.clock_mhz, s.axis_tests_issued, s.axis_tests_cancelled, s.axis_tests_continued,
                s.mem_beats, beat_split, s.pipeline_utilization, s.stall_cycles,
                s.sim_seconds > 0 ? double(s.cycles) / s.sim_seconds / 1e6 : 0.0);
     if (s.stack_overflow) {
       any_error = true;
-      fmt::print("      ERROR: DOP-pair stack overflow (depth {}): the contact set is incomplete\n", p.stack_depth);
+      fmt::print("      ERROR: DOP-pair stack overflow ({} of {} entries): the contact set is incomplete\n",
+                 v2 ? "pending set" : "stack", p.stack_depth);
     }
     fmt::print("{}", engines_line);
     total_cycles += s.cycles;
@@ -178,6 +265,9 @@ void run_sim(SimArgs& args) {
     row["mem_beats_wasted"] = s.mem_beats_wasted;
     row["mem_busy_cycles"] = s.mem_busy_cycles;
     row["stall_cycles"] = s.stall_cycles;
+    row["cache_hits"] = s.cache_hits;
+    row["cache_misses"] = s.cache_misses;
+    row["triangle_stall_cycles"] = s.triangle_stall_cycles;
     row["pipeline_utilization"] = s.pipeline_utilization;
     row["stack_overflow"] = s.stack_overflow;
     row["sim_seconds"] = s.sim_seconds;
@@ -190,9 +280,10 @@ void run_sim(SimArgs& args) {
       const QueryResult ref = collide(first_tree, second_tree, poses[i], o, SatBackend::Fixed, p.fixed);
       const double ref_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const bool same_contacts = ref.contacts == r.contacts;
+      // Order-independent counts; the stack depth only where the order is the reference's (paper).
       const bool same_counts = ref.stats.pair_tests == s.pair_tests && ref.stats.axis_tests == s.axis_tests &&
-                               ref.stats.triangle_tests == s.triangle_tests &&
-                               ref.stats.max_stack_depth == s.max_stack_depth;
+                               ref.stats.leaf_pairs == s.leaf_pairs && ref.stats.triangle_tests == s.triangle_tests &&
+                               (v2 || ref.stats.max_stack_depth == s.max_stack_depth);
       all_equal &= same_contacts && (same_counts || p.continue_axes);
       fmt::print("      reference fixed: {} contacts ({}), pair tests {}, axis tests {} ({}), software {:.3f} ms\n",
                  ref.contacts.size(), same_contacts ? "equal" : "DIFFERENT", ref.stats.pair_tests, ref.stats.axis_tests,
@@ -203,11 +294,22 @@ void run_sim(SimArgs& args) {
     rows.push_back(row);
     outcomes.push_back(std::move(outcome));
   }
-  fmt::print("simulated {} cycles in {:.3f} s: {:.2f} Mcycles/s\n", total_cycles, total_sim,
-             total_sim > 0 ? double(total_cycles) / total_sim / 1e6 : 0.0);
+  if (args.engine == "model") {  // the batch as the accelerator ran it (v2 engines overlap queries)
+    total_cycles = batch.cycles;
+    total_sim = batch.sim_seconds;
+  }
+  fmt::print("simulated {} cycles in {:.3f} s: {:.2f} Mcycles/s; all poses {:.2f} us at {} MHz\n", total_cycles,
+             total_sim, total_sim > 0 ? double(total_cycles) / total_sim / 1e6 : 0.0,
+             double(total_cycles) / p.clock_mhz, p.clock_mhz);
   if (!args.pairs_path.empty()) write_pairs_file(args.pairs_path, outcomes);
   if (!args.json_path.empty()) {
-    nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"k", args.k}, {"axes", n},
+    nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"arch", to_string(p.arch)},
+                             {"k", args.k}, {"axes", n}, {"batch_cycles", total_cycles},
+                             {"pairs_in_flight", p.pairs_in_flight}, {"sat_units", p.sat_units},
+                             {"sat_lanes", p.sat_lanes}, {"tree_memory", to_string(p.tree_memory)},
+                             {"ram_latency", p.ram_latency}, {"node_cache_lines", p.node_cache_lines},
+                             {"triangle_ii", p.triangle_ii}, {"triangle_queue", p.triangle_queue},
+                             {"contact_queue", p.contact_queue}, {"engines", p.engines},
                              {"rule", to_string(p.rule)}, {"bits", {p.fixed.b, p.fixed.c, p.fixed.z}},
                              {"pipelines", p.pipelines}, {"continue_axes", p.continue_axes},
                              {"stack_depth", p.stack_depth}, {"pipeline_latency", p.pipeline_latency},
@@ -236,22 +338,74 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--axes", p.axes, "axes n tested per DOP pair (0 = all k)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
   cmd->add_option("--bits", args->bits, "SAT fractional bits b,c,z (or one n)")->capture_default_str();
-  cmd->add_option("--pipelines", p.pipelines, "SAT pipelines in parallel")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_flag("--continue-axes", p.continue_axes, "keep testing axes beyond n while the next pair loads (Fig. 7)");
-  cmd->add_option("--stack-depth", p.stack_depth, "DOP-pair stack entries")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--latency", p.pipeline_latency, "SAT pipeline latency in cycles (0 = the RTL's formula)");
-  cmd->add_option("--tri-latency", p.triangle_latency, "triangle unit latency")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--bus-width", p.bus_width, "memory bus width W in bits")->check(CLI::IsMember({32, 64, 128, 256, 512}))->capture_default_str();
-  cmd->add_option("--mem-latency", p.mem_latency, "cycles per burst before its first beat")->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--burst", p.burst_length, "beats per AXI burst at most (bursts never cross 4 KiB)")
-      ->check(CLI::Range(1, 256))
+  auto opts = std::make_shared<ArchOptions>();
+  cmd->add_option("--arch", args->arch,
+                  "accelerator architecture: v2 (pairs in flight, on-chip trees, wide SAT) or paper (one pair at a "
+                  "time, external memory; the RTL top's)")
       ->capture_default_str();
-  cmd->add_option("--outstanding", p.max_outstanding, "AXI read bursts in flight at most")
-      ->check(CLI::PositiveNumber)
+  // Bounds here and in model::validate (which says the same in an InputError for library callers).
+  opts->paper.push_back(cmd->add_option("--pipelines", p.pipelines, "paper: one-axis SAT pipelines in parallel")
+                            ->check(CLI::Range(1, 64))
+                            ->capture_default_str());
+  opts->paper.push_back(cmd->add_flag("--continue-axes", p.continue_axes,
+                                      "paper: keep testing axes beyond n while the next pair loads (Fig. 7)"));
+  cmd->add_option("--stack-depth", p.stack_depth, "pair stack (paper) / pending set (v2) entries")
+      ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--beats-per-cycle", p.beats_per_cycle, "memory beats per accelerator clock")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--cycles-per-beat", p.cycles_per_beat, "accelerator clocks per memory beat")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--clock-mhz", p.clock_mhz, "accelerator clock for times")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--latency", p.pipeline_latency, "SAT latency in cycles (0 = the RTL's formula, +1 in v2)")
+      ->check(CLI::Range(0, 64));
+  cmd->add_option("--tri-latency", p.triangle_latency, "triangle unit latency")->check(CLI::Range(1, 1024))->capture_default_str();
+  opts->memory.push_back(cmd->add_option("--bus-width", p.bus_width, "memory bus width W in bits")
+                             ->check(CLI::IsMember({32, 64, 128, 256, 512}))
+                             ->capture_default_str());
+  opts->memory.push_back(cmd->add_option("--mem-latency", p.mem_latency, "cycles per burst before its first beat")
+                             ->check(CLI::Range(0, 1024))
+                             ->capture_default_str());
+  opts->memory.push_back(cmd->add_option("--burst", p.burst_length, "beats per AXI burst at most (bursts never cross 4 KiB)")
+                             ->check(CLI::Range(1, 256))
+                             ->capture_default_str());
+  opts->memory.push_back(cmd->add_option("--outstanding", p.max_outstanding, "AXI read bursts in flight at most")
+                             ->check(CLI::Range(1, 64))
+                             ->capture_default_str());
+  opts->memory.push_back(cmd->add_option("--beats-per-cycle", p.beats_per_cycle, "memory beats per accelerator clock")
+                             ->check(CLI::Range(1, 64))
+                             ->capture_default_str());
+  opts->memory.push_back(cmd->add_option("--cycles-per-beat", p.cycles_per_beat, "accelerator clocks per memory beat")
+                             ->check(CLI::Range(1, 64))
+                             ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--pairs-in-flight", p.pairs_in_flight, "v2: pair tests issued and not yet decided, at most")
+                         ->check(CLI::Range(1, 4096))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--sat-units", p.sat_units, "v2: pair tests issued per clock (SAT units)")
+                         ->check(CLI::Range(1, 16))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--sat-lanes", p.sat_lanes, "v2: axis lanes per SAT unit (0 = n: a whole pair per clock)")
+                         ->check(CLI::Range(0, 26))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--sat-contexts", p.sat_contexts, "v2: pairs a unit with fewer than n lanes interleaves (0 = latency + 1)")
+                         ->check(CLI::Range(0, 256)));
+  opts->v2.push_back(cmd->add_option("--tree-memory", args->tree_memory, "v2: onchip (tree RAMs) or external (AXI + node cache)")
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--ram-latency", p.ram_latency, "v2: on-chip RAM read latency")
+                         ->check(CLI::Range(1, 16))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--node-cache", p.node_cache_lines, "v2 external: node records cached per tree")
+                         ->check(CLI::Range(0, 1 << 20))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--tri-ii", p.triangle_ii, "v2: clocks between triangle test starts")
+                         ->check(CLI::Range(1, 256))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--tri-queue", p.triangle_queue, "v2: leaf pairs waiting for the triangle unit")
+                         ->check(CLI::Range(1, 1 << 16))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--contact-queue", p.contact_queue, "v2: contacts waiting for the output stream")
+                         ->check(CLI::Range(1, 1 << 16))
+                         ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--engines", p.engines, "v2: traversal engines (poses simulated at once)")
+                         ->check(CLI::Range(1, 64))
+                         ->capture_default_str());
+  cmd->add_option("--clock-mhz", args->clock_mhz, "accelerator clock for times (default: paper 100, v2 250)")
+      ->check(CLI::Range(1.0, 5000.0));
   cmd->add_option("--trace", p.trace_path, "VCD of the top-level signals");
   cmd->add_option("--pairs", args->pairs_path, "write the contact pairs of every pose (kdop collide format)");
   cmd->add_option("--json", args->json_path, "write a JSON report to this file");
@@ -262,7 +416,8 @@ void add_sim_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--stalls", args->stalls, "rtl: random stalls and back-pressure on every bus handshake");
   cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->capture_default_str();
-  cmd->callback([args] { run_sim(*args); });
+  CLI::Option* arch_option = cmd->get_option("--arch");
+  cmd->callback([args, opts, arch_option] { run_sim(*args, *opts, arch_option->count() > 0); });
 }
 
 const CommandRegistration registration(70, add_sim_command);

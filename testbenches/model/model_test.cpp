@@ -1,4 +1,5 @@
-// The SystemC model against the reference (DESIGN §5): contact set equal to collide(--backend
+// The SystemC model (paper configuration) against the reference (docs/design.md, verification
+// ladder): contact set equal to collide(--backend
 // fixed); pair tests, effective axis tests, triangle tests and the largest stack depth equal to the
 // reference traversal with the same rule and n; a tiny stack is an error, never a wrong answer.
 #include <gtest/gtest.h>

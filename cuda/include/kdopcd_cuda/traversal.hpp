@@ -23,14 +23,9 @@ namespace kdopcd::cuda {
 
 enum class TraversalStatus : std::uint32_t { Ok = 0, StackOverflow = 1 };
 
-// The descent rule of the reference (kdopcd::traverse): a leaf is never split; otherwise First /
-// Second / Shallower (smaller depth, ties to the first object).
+// The descent rule of the reference, from its one definition (kdopcd::split_first_node).
 KDOPCD_HD inline bool split_first(const BsNode& f, const BsNode& s, DescentRule rule) {
-  if (f.is_leaf()) return false;
-  if (s.is_leaf()) return true;
-  if (rule == DescentRule::First) return true;
-  if (rule == DescentRule::Second) return false;
-  return f.depth <= s.depth;
+  return split_first_node(f.is_leaf(), s.is_leaf(), f.depth, s.depth, rule);
 }
 
 // A stack of up to 64 * Words - 1 one-bit labels in Words 64-bit integers. A sentinel 1 bit

@@ -1,7 +1,13 @@
 #pragma once
-// Clocked, cycle-accurate SystemC model of the k-DOP collision accelerator (issue 5, DESIGN §4-5,
-// docs/model.md). This header does not include SystemC, so the kdop CLI can use the model
-// without SystemC's headers; the SystemC module lives in model/src/accel.cpp.
+// Clocked, cycle-accurate SystemC model of the k-DOP collision accelerator (docs/model.md), in
+// two architectures that share their blocks (model/src/, one class per hardware block):
+//  * Paper: the design of Raabe, Hochgürtel, Anlauf and Zachmann (2006) as first built here:
+//    one DOP pair at a time, P one-axis SAT pipelines with early exit, both trees in external
+//    memory behind a 64-bit AXI port. The RTL top (rtl/kdopcd_top.sv) is cycle-exact with it.
+//  * V2: many pairs in flight, trees in on-chip RAM (or external memory behind a node cache), a
+//    wide SAT unit (all n axes of a pair at once), a time-multiplexed triangle unit, every control
+//    step registered, several traversal engines for several queries (docs/model-v2.md).
+// This header does not include SystemC, so the kdop CLI can use the model without its headers.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,45 +23,83 @@ namespace kdopcd::model {
 // NA = ceil((b+1)/(mul_w-1)) limbs per coefficient and NP = ceil(c/(mul_w-1)) per mapping entry.
 int rtl_pipeline_latency(int b, int c, int mul_w = 18);
 
+enum class Architecture { Paper, V2 };
+enum class TreeMemory { OnChip, External };
+Architecture parse_architecture(const std::string& name);  // "paper" | "v2"; throws InputError
+const char* to_string(Architecture arch);
+TreeMemory parse_tree_memory(const std::string& name);     // "onchip" | "external"; throws InputError
+const char* to_string(TreeMemory memory);
+
+// ModelParams{} is the paper configuration (the RTL top's); v2_params() is the v2 default.
 struct ModelParams {
-  int axes = 0;                     // n axes issued per pair (0 = all k)
+  Architecture arch = Architecture::Paper;
+  // Both architectures.
+  int axes = 0;                     // n axes tested per pair (0 = all k)
   DescentRule rule = DescentRule::Shallower;
-  FixedParams fixed{};              // b, c, z of the SAT pipeline
+  FixedParams fixed{};              // b, c, z of the SAT
   int vertex_bits = 24;             // v of the tree image / triangle unit
   int rotation_bits = 24;           // m of the triangle unit
-  int pipelines = 1;                // P SAT pipelines in parallel (axes issued per cycle)
-  bool continue_axes = false;       // Fig. 7: keep testing axes > n while the next pair loads
-  int stack_depth = 1024;           // on-chip DOP-pair stack entries; overflow is an error
-  int pipeline_latency = 0;         // 0 = rtl_pipeline_latency(b, c)
-  int triangle_latency = 16;        // triangle unit latency (fully pipelined, 1 test / cycle)
+  int stack_depth = 1024;           // pair stack (paper) / pending set (v2) entries; overflow is an error
+  int pipeline_latency = 0;         // SAT latency; 0 = rtl_pipeline_latency(b, c) (+1 in v2: lane OR)
+  int triangle_latency = 16;        // triangle test start -> verdict
+  // External memory (paper; v2 with tree_memory = External).
   int bus_width = 64;               // memory bus W bits (tree image beats)
-  int mem_latency = 2;              // cycles from a burst's request to its first beat
-  int burst_length = 16;            // beats per AXI burst at most (each burst pays mem_latency; none crosses 4 KiB)
+  int mem_latency = 2;              // cycles from a burst's acceptance to its first beat
+  int burst_length = 16;            // beats per AXI burst at most (none crosses 4 KiB)
   int max_outstanding = 4;          // AXI read bursts accepted and not yet complete, at most
   int beats_per_cycle = 1;          // memory beats per accelerator clock (clock ratio, numerator)
   int cycles_per_beat = 1;          // accelerator clocks per beat (clock ratio, denominator)
+  // Paper only.
+  int pipelines = 1;                // P one-axis SAT pipelines (axes issued per cycle)
+  bool continue_axes = false;       // Fig. 7: keep testing axes > n while the next pair loads
+  // V2 only.
+  int pairs_in_flight = 32;         // pairs issued whose verdict is not back, at most
+  int sat_units = 1;                // U pair tests issued per clock (each unit has its own RAM ports)
+  int sat_lanes = 0;                // L axes per unit per clock; 0 = n (wide: a whole pair per clock)
+  int sat_contexts = 0;             // pairs a unit with L < n interleaves; 0 = SAT latency + 1
+  TreeMemory tree_memory = TreeMemory::OnChip;
+  int ram_latency = 2;              // on-chip tree RAM read: address register + output register
+  int node_cache_lines = 0;         // External: node records cached per tree (direct mapped)
+  int triangle_ii = 1;              // clocks between triangle test starts (time-multiplexed unit)
+  int triangle_queue = 128;         // leaf pairs waiting for the triangle unit, at most
+  int contact_queue = 64;           // contacts waiting for the output stream, at most
+  int engines = 1;                  // traversal engines sharing the tree memory (queries at once)
+  // Reporting.
   double clock_mhz = 100.0;         // accelerator clock, for times only
   std::string trace_path;           // VCD of the top-level signals (first query of a process only)
 };
 
+ModelParams paper_params();  // == ModelParams{}
+ModelParams v2_params();     // the chosen v2 default (docs/model-v2.md), clock 250 MHz
+
+// Throws InputError naming the parameter for any value outside its documented range.
+void validate(const ModelParams& params);
+
 struct ModelStats {
-  std::uint64_t cycles = 0;
+  std::uint64_t cycles = 0;                // this query: from its start to its last contact
   std::uint64_t pair_tests = 0;
   std::uint64_t axis_tests = 0;            // effective: up to and including the first separating axis
-  std::uint64_t axis_tests_issued = 0;     // all axis tests that entered a pipeline
-  std::uint64_t axis_tests_cancelled = 0;  // issued but dropped (the pair was already separated)
+  std::uint64_t axis_tests_issued = 0;     // all axis tests that entered a pipeline / lane
+  std::uint64_t axis_tests_cancelled = 0;  // issued but not needed (the pair was already separated)
   std::uint64_t axis_tests_continued = 0;  // issued beyond n (continued testing, Fig. 7)
   std::uint64_t leaf_pairs = 0;
   std::uint64_t triangle_tests = 0;
   std::uint64_t contacts = 0;
-  std::uint32_t max_stack_depth = 0;
-  std::uint64_t mem_beats = 0;             // all beats transferred
+  std::uint32_t max_stack_depth = 0;       // pair stack (paper) / pending set (v2)
+  std::uint64_t mem_beats = 0;             // external memory: all beats transferred
   std::uint64_t mem_beats_nodes = 0;
   std::uint64_t mem_beats_triangles = 0;
-  std::uint64_t mem_beats_wasted = 0;      // prefetched node records that were not used
+  std::uint64_t mem_beats_wasted = 0;      // prefetched node records that were not used (paper)
   std::uint64_t mem_busy_cycles = 0;
-  std::uint64_t stall_cycles = 0;          // cycles with a popped pair waiting for its data
-  double pipeline_utilization = 0;         // issued axis tests / (cycles * P)
+  std::uint64_t stall_cycles = 0;          // paper: a popped pair waits for its data; v2: pending
+                                           // pairs wait for a credit (in flight, pending, triangle queue)
+  std::uint64_t cache_hits = 0;            // v2 external: node cache
+  std::uint64_t cache_misses = 0;
+  std::uint64_t triangle_stall_cycles = 0; // v2: a ready triangle test waited for contact-queue room
+  std::uint32_t max_triangle_queue = 0;    // v2
+  std::uint32_t max_contact_queue = 0;     // v2
+  double pipeline_utilization = 0;         // issued axis tests / (cycles * P) (paper); lane groups
+                                           // issued / (cycles * U) (v2)
   int pipeline_latency = 0;
   bool stack_overflow = false;             // the error flag: the result is incomplete
   double sim_seconds = 0;                  // host time of the clocked simulation (sc_start)
@@ -68,9 +112,20 @@ struct ModelResult {
   TraversalStats traversal() const;   // the reference's fields, for the shared report
 };
 
-// One query: builds both tree images at the scene scale, loads them into the memory model, loads
-// the host registers (axis table P'_A, P'_B, p', jA, jB; M', T'; tree addresses), starts the
-// accelerator and runs the clock until it reports done (or the stack-overflow error).
+// One query: builds both tree images at the scene scale (once per tree), loads them into the
+// memory model, loads the host registers (axis table P'_A, P'_B, p', jA, jB; M', T'; tree
+// addresses), starts the accelerator and runs the clock until it reports done (or an overflow).
 ModelResult simulate(const DopTree& first, const DopTree& second, const Pose& pose, const ModelParams& params);
+
+struct BatchResult {
+  std::vector<ModelResult> queries;  // per pose, in input order; stats.cycles is the query's own
+  std::uint64_t cycles = 0;          // the whole batch: last contact of the last query
+  double sim_seconds = 0;
+};
+
+// Many poses of one object pair. V2 runs them on `engines` traversal engines at once (each idle
+// engine takes the next pose); the paper configuration runs them one after the other.
+BatchResult simulate_batch(const DopTree& first, const DopTree& second, const std::vector<Pose>& poses,
+                           const ModelParams& params);
 
 }  // namespace kdopcd::model

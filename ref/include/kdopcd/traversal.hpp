@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kdopcd/config.hpp"
 #include "kdopcd/dop_tree.hpp"
 
 namespace kdopcd {
@@ -59,6 +60,17 @@ struct PairVerdict {
   int axes_tested;
 };
 
+// The descent rule, once for ref, model and RTL: whether an overlapping pair that is not two
+// leaves is split at its first node (children (f.left, s), (f.right, s)) or at its second.
+KDOPCD_HD inline bool split_first_node(bool first_is_leaf, bool second_is_leaf, std::int32_t first_depth,
+                             std::int32_t second_depth, DescentRule rule) {
+  if (first_is_leaf) return false;
+  if (second_is_leaf) return true;
+  if (rule == DescentRule::First) return true;
+  if (rule == DescentRule::Second) return false;
+  return first_depth <= second_depth;
+}
+
 // pair_test(first_node, second_node) -> PairVerdict; triangle_test(first_tri, second_tri) -> bool.
 template <class PairTest, class TriangleTest>
 QueryResult traverse(const DopTree& first, const DopTree& second, const TraversalOptions& options,
@@ -92,12 +104,7 @@ QueryResult traverse(const DopTree& first, const DopTree& second, const Traversa
       if (triangle_test(f.triangle, s.triangle)) result.contacts.push_back({std::uint32_t(f.triangle), std::uint32_t(s.triangle)});
       continue;
     }
-    bool split_first;
-    if (f.is_leaf()) split_first = false;
-    else if (s.is_leaf()) split_first = true;
-    else if (options.rule == DescentRule::First) split_first = true;
-    else if (options.rule == DescentRule::Second) split_first = false;
-    else split_first = f.depth <= s.depth;
+    const bool split_first = split_first_node(f.is_leaf(), s.is_leaf(), f.depth, s.depth, options.rule);
     // Right child pushed first so the left child is popped (tested) first.
     if (split_first) {
       push(f.right, pair.second);
