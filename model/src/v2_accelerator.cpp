@@ -46,7 +46,6 @@ void V2Accelerator::tick() {
     if (!eng.busy()) {
       QueryOutcome& o = outcomes_[std::size_t(running_[e])];
       o.stats = eng.stats();
-      o.stats.cache_hits = 0;
       o.contacts = eng.contacts();
       pair_tests_done_ += o.stats.pair_tests;
       if (eng.error()) signals_.error = true;
@@ -59,12 +58,8 @@ void V2Accelerator::tick() {
     busy_ = false;
     signals_.busy = false;
     signals_.done = true;
-    // The caches are shared by the engines: their counts belong to the batch, reported on every query.
-    for (QueryOutcome& o : outcomes_) {
-      o.stats.cache_hits = caches_[0].hits + caches_[1].hits;
-      o.stats.cache_misses = caches_[0].misses + caches_[1].misses;
-      o.stats.mem_busy_cycles = memory_.busy_cycles;
-    }
+    // The AXI port is shared by the engines: its busy cycles belong to the batch, on every query.
+    for (QueryOutcome& o : outcomes_) o.stats.mem_busy_cycles = memory_.busy_cycles;
   }
 }
 

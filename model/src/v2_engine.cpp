@@ -57,7 +57,11 @@ void V2Engine::issue_pair(NodePair pair, std::uint64_t now) {
     const TreeImage* images[2] = {&regs_->first->image, &regs_->second->image};
     const std::int32_t nodes[2] = {pair.f, pair.s};
     for (int t = 0; t < 2; ++t) {
-      if (caches_[t].lookup(nodes[t])) continue;  // hit: on-chip cache RAM, ram_latency
+      if (caches_[t].lookup(nodes[t])) {  // hit: the cache is on-chip RAM, ram_latency
+        ++stats_.cache_hits;
+        continue;
+      }
+      ++stats_.cache_misses;
       ++s.missing;
       external_->queue_record(t == 0 ? RecordKind::NodeFirst : RecordKind::NodeSecond,
                               images[t]->node_address(std::size_t(nodes[t])), images[t]->node_beats(), tag(slot), now);

@@ -152,8 +152,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
       throw InputError("--engine " + args.engine + ": the RTL top implements --arch paper only");
     p.arch = model::Architecture::Paper;
   }
-  check_arch_options(p, arch_options);
   p.tree_memory = model::parse_tree_memory(args.tree_memory);
+  check_arch_options(p, arch_options);
   p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
   p.rule = parse_descent_rule(args.rule);
   p.fixed = parse_fixed_params(args.bits);

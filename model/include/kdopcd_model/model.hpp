@@ -60,7 +60,7 @@ struct ModelParams {
   TreeMemory tree_memory = TreeMemory::OnChip;
   int ram_latency = 2;              // on-chip tree RAM read: address register + output register
   int node_cache_lines = 0;         // External: node records cached per tree (direct mapped)
-  int triangle_ii = 1;              // clocks between triangle test starts (time-multiplexed unit)
+  int triangle_ii = 8;              // clocks between triangle test starts (time-multiplexed unit)
   int triangle_queue = 128;         // leaf pairs waiting for the triangle unit, at most
   int contact_queue = 64;           // contacts waiting for the output stream, at most
   int engines = 1;                  // traversal engines sharing the tree memory (queries at once)
