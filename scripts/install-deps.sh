@@ -9,7 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libassimp-dev
   libsystemc-dev verilator yosys
-  libfcl-dev libcgal-demo gnuplot-nox
+  libfcl-dev libcgal-demo gnuplot-nox jq
 )
 
 missing=()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `kdop sim` against `kdop collide --backend fixed` through the CLI on cow vs cow in the four pose
-# classes: the --pairs files must be identical, --compare must pass (pair and axis tests equal),
-# and a tiny --stack-depth must fail with the overflow error. Used by ctest (model_cli_check).
+# `kdop sim` against `kdop collide --backend fixed` through the CLI in the four pose classes, for
+# both architectures (--arch paper and the default v2): the --pairs files must be identical,
+# --compare must pass (pair, axis, leaf and triangle tests equal), --json keeps cycles per pose and
+# clock_mhz, and a tiny --stack-depth must fail with the overflow error. Options of the other
+# architecture are input errors. Used by ctest (model_cli_check).
 # Usage: scripts/model-cli-check.sh PATH/TO/kdop [FIRST mesh, default data/meshes/cow.off] [SECOND, default FIRST]
 set -euo pipefail
 kdop="$1"
@@ -10,13 +12,27 @@ second="${3:-$mesh}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$kdop" poses "$mesh" "$second" --out "$tmp/poses.txt" >/dev/null
 "$kdop" collide "$mesh" "$second" --poses "$tmp/poses.txt" --backend fixed --axes 12 --pairs "$tmp/collide.pairs" >/dev/null
-"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --axes 12 --compare --pairs "$tmp/sim.pairs" \
-  --json "$tmp/sim.json" --trace "$tmp/top.vcd" > "$tmp/sim.out"
-cmp "$tmp/collide.pairs" "$tmp/sim.pairs"
-grep -q "Mcycles/s" "$tmp/sim.out"
-grep -q "enddefinitions" "$tmp/top.vcd"
-if "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --stack-depth 2 > "$tmp/overflow.out" 2>&1; then
-  echo "model-cli-check: --stack-depth 2 did not fail" >&2; exit 1
-fi
-grep -q "stack overflow" "$tmp/overflow.out"
-echo "model-cli-check: kdop sim equals kdop collide --backend fixed; overflow reported"
+for arch in paper v2; do
+  "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --arch "$arch" --axes 12 --compare --pairs "$tmp/$arch.pairs" \
+    --json "$tmp/$arch.json" --trace "$tmp/$arch.vcd" > "$tmp/$arch.out"
+  cmp "$tmp/collide.pairs" "$tmp/$arch.pairs"
+  grep -q "Mcycles/s" "$tmp/$arch.out"
+  grep -q "enddefinitions" "$tmp/$arch.vcd"
+  jq -e --arg a "$arch" '.arch == $a and .clock_mhz > 0 and (.poses | length) == 4 and all(.poses[]; .cycles > 0)' \
+    "$tmp/$arch.json" >/dev/null
+  if "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --arch "$arch" --stack-depth 2 > "$tmp/overflow.out" 2>&1; then
+    echo "model-cli-check: --arch $arch --stack-depth 2 did not fail" >&2; exit 1
+  fi
+  grep -q "stack overflow" "$tmp/overflow.out"
+done
+# v2 needs far fewer cycles than the paper design on the intersecting pose.
+paper=$(jq '.poses[0].cycles' "$tmp/paper.json"); v2=$(jq '.poses[0].cycles' "$tmp/v2.json")
+[ "$v2" -lt "$paper" ] || { echo "model-cli-check: v2 $v2 cycles, paper $paper" >&2; exit 1; }
+# An option of the other architecture is an input error (exit 2) that names it.
+set +e
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --pipelines 2 > "$tmp/wrong.out" 2>&1; rc1=$?
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --arch paper --tri-ii 4 > "$tmp/wrong2.out" 2>&1; rc2=$?
+set -e
+[ "$rc1" -eq 2 ] && grep -q -- "--pipelines" "$tmp/wrong.out" || { cat "$tmp/wrong.out" >&2; exit 1; }
+[ "$rc2" -eq 2 ] && grep -q -- "--tri-ii" "$tmp/wrong2.out" || { cat "$tmp/wrong2.out" >&2; exit 1; }
+echo "model-cli-check: kdop sim (paper and v2) equals kdop collide --backend fixed; overflow and option errors reported"

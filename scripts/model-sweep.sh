@@ -27,7 +27,7 @@ echo "sweep,pose,class,angle,n,continue,pipelines,cycles,accel_us,pair_tests,axi
 jq -r '.poses[] | .seconds * 1000' "$tmp/sw.json" > "$tmp/sw.txt"
 run() {  # run SWEEP KDOP-SIM-OPTIONS...
   local sweep=$1; shift
-  "$kdop" sim "$mesh" "$mesh" --poses "$poses" --json "$tmp/r.json" "$@" >/dev/null
+  "$kdop" sim "$mesh" "$mesh" --poses "$poses" --json "$tmp/r.json" --arch paper "$@" >/dev/null
   jq -r '. as $r | .poses[] | [.index, $r.axes, ($r.continue_axes|tostring), $r.pipelines, .cycles, .accel_seconds*1e6,
          .pair_tests, .axis_tests, .axis_tests_issued, .axis_tests_cancelled, .axis_tests_continued, .triangle_tests,
          .contacts, .mem_beats, .mem_beats_wasted, .stall_cycles, .pipeline_utilization, .sim_seconds] | map(tostring) | join(",")' \

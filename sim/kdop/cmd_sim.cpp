@@ -116,12 +116,16 @@ void check_arch_options(const model::ModelParams& p, const ArchOptions& opts) {
         throw InputError(o->get_name() + " sets the external memory: with --arch v2 it needs --tree-memory external");
 }
 
-void print_v2_resources(const model::ModelParams& p, int k, const DopTree& first, const DopTree& second) {
+// Prints the resource estimate and the part fits of a v2 configuration; returns them for --json.
+nlohmann::json print_v2_resources(const model::ModelParams& p, int k, const DopTree& first, const DopTree& second) {
   const double s = scene_scale(first, second);
   const ImageParams ip{p.fixed.b, p.vertex_bits, p.bus_width, s};
   const TreeImage a = make_tree_image(first, ip);
   const TreeImage b = make_tree_image(second, ip);
   const model::Resources r = model::estimate_resources(p, k, a, b);
+  nlohmann::json j = {{"sat_products", r.sat_products}, {"sat_dsp", r.sat_dsp}, {"triangle_dsp", r.triangle_dsp},
+                      {"dsp", r.dsp()}, {"tree_ram_bits", r.tree_ram_bits}, {"buffer_bits", r.buffer_bits},
+                      {"ram_copies", r.ram_copies}, {"parts", nlohmann::json::array()}};
   fmt::print("       estimate: {} SAT products ({} DSP48) + triangle unit(s) {} DSP48 = {} DSP48; tree RAM {:.2f} Mbit "
              "({} cop{} of the node RAMs), buffers {:.3f} Mbit\n",
              r.sat_products, r.sat_dsp, r.triangle_dsp, r.dsp(), double(r.tree_ram_bits) / 1e6, r.ram_copies,
@@ -129,12 +133,15 @@ void print_v2_resources(const model::ModelParams& p, int k, const DopTree& first
   std::string fits;
   for (const model::FpgaPart& part : model::fpga_parts()) {
     const model::PartFit f = model::fit_part(part, p, k, a, b);
+    j["parts"].push_back({{"part", part.name}, {"ram_fits", f.ram_fits}, {"dsp_fits", f.dsp_fits},
+                          {"uram", f.uram_used}, {"bram36", f.bram36_used}});
     fits += fmt::format("{}{}: {}", fits.empty() ? "" : "; ", part.name,
                         f.ram_fits && f.dsp_fits
                             ? fmt::format("fits ({} URAM, {} BRAM36)", f.uram_used, f.bram36_used)
                             : fmt::format("does not fit ({}{})", f.ram_fits ? "" : "RAM", f.dsp_fits ? "" : " DSP"));
   }
   fmt::print("       parts: {}\n", fits);
+  return j;
 }
 
 void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
@@ -162,6 +169,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
         model::rtl_pipeline_latency(p.fixed.b, p.fixed.c) + (p.arch == model::Architecture::V2 ? 1 : 0);
   model::validate(p);
   const bool v2 = p.arch == model::Architecture::V2;
+  nlohmann::json resources;  // v2: the estimate, also in --json
 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
@@ -185,7 +193,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
                                  p.bus_width, p.mem_latency)
                    : std::string(),
                p.triangle_ii, p.triangle_latency, p.triangle_queue, p.contact_queue, p.clock_mhz);
-    print_v2_resources(p, args.k, first_tree, second_tree);
+    resources = print_v2_resources(p, args.k, first_tree, second_tree);
   } else {
     fmt::print("{} (arch paper): k = {}, n = {}, rule = {}, b,c,z = {},{},{}, v = {}, P = {}, continue-axes = {}, stack = {}\n",
                engine_name, args.k, n, to_string(p.rule), p.fixed.b, p.fixed.c, p.fixed.z, p.vertex_bits, p.pipelines,
@@ -310,6 +318,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
                              {"ram_latency", p.ram_latency}, {"node_cache_lines", p.node_cache_lines},
                              {"triangle_ii", p.triangle_ii}, {"triangle_queue", p.triangle_queue},
                              {"contact_queue", p.contact_queue}, {"engines", p.engines},
+                             {"resources", resources},
                              {"rule", to_string(p.rule)}, {"bits", {p.fixed.b, p.fixed.c, p.fixed.z}},
                              {"pipelines", p.pipelines}, {"continue_axes", p.continue_axes},
                              {"stack_depth", p.stack_depth}, {"pipeline_latency", p.pipeline_latency},

@@ -53,7 +53,7 @@ struct ModelParams {
   int pipelines = 1;                // P one-axis SAT pipelines (axes issued per cycle)
   bool continue_axes = false;       // Fig. 7: keep testing axes > n while the next pair loads
   // V2 only.
-  int pairs_in_flight = 32;         // pairs issued whose verdict is not back, at most
+  int pairs_in_flight = 16;         // pairs issued whose verdict is not back, at most
   int sat_units = 1;                // U pair tests issued per clock (each unit has its own RAM ports)
   int sat_lanes = 0;                // L axes per unit per clock; 0 = n (wide: a whole pair per clock)
   int sat_contexts = 0;             // pairs a unit with L < n interleaves; 0 = SAT latency + 1
