@@ -7,3 +7,5 @@ kdopcd_sat_mul.sv
 kdopcd_sat_addtree.sv
 kdopcd_sat_pipedata.sv
 kdopcd_sat_pipeline.sv
+kdopcd_sat_lane.sv
+kdopcd_sat_wide.sv

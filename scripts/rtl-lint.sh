@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints the SAT pipeline with 'verilator --lint-only -Wall' (waivers: rtl/kdopcd_sat_waivers.vlt)
+# Lints the SAT pipeline and the v2 wide SAT unit with 'verilator --lint-only -Wall' (waivers: rtl/kdopcd_sat_waivers.vlt)
 # for the two regression parameter sets and a few other shapes (one multiplier per product,
 # z > b + c, small k). Any warning fails. Usage: scripts/rtl-lint.sh
 set -euo pipefail
@@ -14,6 +14,18 @@ for params in "-GK=24 -GB=18 -GC=18 -GZ=18" "-GK=24 -GB=35 -GC=35 -GZ=35" \
     echo "lint clean: $params"
   else
     echo "lint FAILED: $params"
+    status=1
+  fi
+done
+# The v2 wide SAT unit (kdopcd_sat_wide, kdopcd_sat_lane) for the shapes it supports.
+for params in "-GK=24 -GB=18 -GC=18 -GZ=18" "-GK=24 -GB=35 -GC=35 -GZ=35" "-GK=26 -GB=20 -GC=16 -GZ=40" \
+              "-GK=6 -GB=4 -GC=4 -GZ=4" "-GK=14 -GB=44 -GC=44 -GZ=44"; do
+  # shellcheck disable=SC2086
+  if verilator --lint-only -Wall "$root/rtl/kdopcd_sat_waivers.vlt" -F "$root/rtl/filelist.f" \
+       --top-module kdopcd_sat_wide $params; then
+    echo "lint clean (wide): $params"
+  else
+    echo "lint FAILED (wide): $params"
     status=1
   fi
 done

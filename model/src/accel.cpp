@@ -255,8 +255,7 @@ BatchResult simulate_batch(const DopTree& first, const DopTree& second, const st
   V2Config cfg;
   cfg.k = k;
   cfg.n = n;
-  cfg.sat_latency = params.pipeline_latency > 0 ? params.pipeline_latency
-                                                : rtl_pipeline_latency(params.fixed.b, params.fixed.c) + 1;
+  cfg.sat_latency = params.pipeline_latency > 0 ? params.pipeline_latency : kWideSatLatency;
   cfg.params = params;
   V2Accelerator acc(cfg, regs);
   out.sim_seconds = run(acc, params);

@@ -165,8 +165,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   p.rule = parse_descent_rule(args.rule);
   p.fixed = parse_fixed_params(args.bits);
   if (p.pipeline_latency == 0)
-    p.pipeline_latency =
-        model::rtl_pipeline_latency(p.fixed.b, p.fixed.c) + (p.arch == model::Architecture::V2 ? 1 : 0);
+    p.pipeline_latency = p.arch == model::Architecture::V2 ? model::kWideSatLatency
+                                                           : model::rtl_pipeline_latency(p.fixed.b, p.fixed.c);
   model::validate(p);
   const bool v2 = p.arch == model::Architecture::V2;
   nlohmann::json resources;  // v2: the estimate, also in --json
@@ -361,7 +361,7 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--stack-depth", p.stack_depth, "pair stack (paper) / pending set (v2) entries")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--latency", p.pipeline_latency, "SAT latency in cycles (0 = the RTL's formula, +1 in v2)")
+  cmd->add_option("--latency", p.pipeline_latency, "SAT latency in cycles (0 = the RTL's: paper pipeline formula, v2 wide unit 8)")
       ->check(CLI::Range(0, 64));
   cmd->add_option("--tri-latency", p.triangle_latency, "triangle unit latency")->check(CLI::Range(1, 1024))->capture_default_str();
   opts->memory.push_back(cmd->add_option("--bus-width", p.bus_width, "memory bus width W in bits")

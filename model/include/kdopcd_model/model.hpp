@@ -23,6 +23,12 @@ namespace kdopcd::model {
 // NA = ceil((b+1)/(mul_w-1)) limbs per coefficient and NP = ceil(c/(mul_w-1)) per mapping entry.
 int rtl_pipeline_latency(int b, int c, int mul_w = 18);
 
+// Latency of the v2 wide SAT unit (rtl/kdopcd_sat_wide.sv), the default SAT latency of v2: a lane
+// (rtl/kdopcd_sat_lane.sv) selects, multiplies, adds 15 terms in a 4-level tree and tests the
+// sign (7 clocks); the unit then ORs the lanes and finds the first separating axis (1 clock).
+inline constexpr int kWideSatLaneLatency = 7;
+inline constexpr int kWideSatLatency = kWideSatLaneLatency + 1;
+
 enum class Architecture { Paper, V2 };
 enum class TreeMemory { OnChip, External };
 Architecture parse_architecture(const std::string& name);  // "paper" | "v2"; throws InputError
@@ -40,7 +46,7 @@ struct ModelParams {
   int vertex_bits = 24;             // v of the tree image / triangle unit
   int rotation_bits = 24;           // m of the triangle unit
   int stack_depth = 1024;           // pair stack (paper) / pending set (v2) entries; overflow is an error
-  int pipeline_latency = 0;         // SAT latency; 0 = rtl_pipeline_latency(b, c) (+1 in v2: lane OR)
+  int pipeline_latency = 0;         // SAT latency; 0 = rtl_pipeline_latency(b, c) (paper), kWideSatLatency (v2)
   int triangle_latency = 16;        // triangle test start -> verdict
   // External memory (paper; v2 with tree_memory = External).
   int bus_width = 64;               // memory bus W bits (tree image beats)
