@@ -507,8 +507,9 @@ ModelResult simulate(const DopTree& first, const DopTree& second, const Pose& po
   core.half = core.k / 2;
   core.n = params.axes <= 0 ? core.k : std::min(params.axes, core.k);
   core.lat = params.pipeline_latency > 0 ? params.pipeline_latency : rtl_pipeline_latency(params.fixed.b, params.fixed.c);
-  core.axes = quantize_setup(make_sat_setup(first.orientations(), pose), s, params.fixed);
-  core.qpose = quantize_pose(pose, s, TriangleFixedParams{params.vertex_bits, params.rotation_bits});
+  const Pose centred = centred_pose(first, second, pose);  // the images are in the centred frames
+  core.axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, params.fixed);
+  core.qpose = quantize_pose(centred, s, TriangleFixedParams{params.vertex_bits, params.rotation_bits});
   const auto t_sim = std::chrono::steady_clock::now();
   core.start();
   const sc_core::sc_time chunk(b.period_ns * 1024, sc_core::SC_NS);

@@ -9,6 +9,7 @@
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/fixed_precision.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd_model/model.hpp"
@@ -122,6 +123,9 @@ void run_sim(SimArgs& args) {
              p.pipeline_latency, p.triangle_latency, p.bus_width, p.mem_latency, p.burst_length, p.max_outstanding,
              p.beats_per_cycle,
              p.cycles_per_beat, p.clock_mhz);
+  for (const std::string& w :
+       fixed_precision(first_tree, second_tree, p.fixed, {p.vertex_bits, p.rotation_bits}).warnings)
+    fmt::print(stderr, "warning: {}\n", w);
 
   std::vector<PoseOutcome> outcomes;
   nlohmann::json rows = nlohmann::json::array();
