@@ -179,7 +179,7 @@ void expect_differences_within_delta(const std::vector<ContactPair>& fixed, cons
   }
 }
 
-// The example: data/meshes' cube (edge 2) and icosahedron (radius 1) as they are, both
+// The motivating example: data/meshes' cube (edge 2) and icosahedron (radius 1) as they are, both
 // moved by the same offset. Up to 1e9 their coordinates move almost exactly (the icosahedron's are
 // rounded to ulps of 1e9, 1.2e-7), and the fixed backend keeps the origin's 12 contacts. At 1e15
 // double itself rounds the icosahedron to multiples of 1/8 (a different solid, with vertices
