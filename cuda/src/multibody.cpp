@@ -196,7 +196,10 @@ MultibodyResult MultibodyWorld::run(const MultibodyOptions& options) const {
         r.p = s.p;
       }
       if (in.sat == SatKind::Fixed) {
-        const auto q = quantize_setup(setup, pair_scale[i], options.fixed);
+        // The quantized trees are in their centred frames: p = L . T_c of the centred pose.
+        const Pose centred = centred_pose(*trees_[mesh_of_[a]], *trees_[mesh_of_[b]], relative[i]);
+        const auto q = quantize_setup(make_sat_setup(trees_[mesh_of_[a]]->orientations(), centred), pair_scale[i],
+                                      options.fixed);
         std::copy(q.begin(), q.end(), in.qaxes.begin() + std::ptrdiff_t(i * std::size_t(k_)));
       }
     });

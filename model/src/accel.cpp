@@ -200,9 +200,13 @@ ModelResult result_of(ModelStats stats, std::vector<ContactPair> contacts) {
 }  // namespace
 
 const ImageMemory& image_memory(const DopTree& tree, const ImageParams& ip) {
-  using Key = std::tuple<const DopTree*, int, int, int, double>;
+  // Keyed by the tree's address and, so that a new tree built where a freed one lay is not taken
+  // for it, by its size and centre.
+  using Key = std::tuple<const DopTree*, std::size_t, std::size_t, double, double, double, int, int, int, double>;
   static std::map<Key, std::unique_ptr<ImageMemory>> cache;
-  auto& slot = cache[Key{&tree, ip.b, ip.v, ip.bus_width, ip.scale}];
+  const Vec3 c = tree.centre();
+  auto& slot = cache[Key{&tree, tree.node_count(), tree.mesh().triangle_count(), c.x(), c.y(), c.z(), ip.b, ip.v,
+                         ip.bus_width, ip.scale}];
   if (!slot) {
     slot = std::make_unique<ImageMemory>();
     slot->bytes = encode(make_tree_image(tree, ip));
@@ -227,8 +231,9 @@ BatchResult simulate_batch(const DopTree& first, const DopTree& second, const st
   for (std::size_t i = 0; i < poses.size(); ++i) {
     regs[i].first = &mf;
     regs[i].second = &ms;
-    regs[i].axes = quantize_setup(make_sat_setup(first.orientations(), poses[i]), s, params.fixed);
-    regs[i].pose = quantize_pose(poses[i], s, TriangleFixedParams{params.vertex_bits, params.rotation_bits});
+    const Pose centred = centred_pose(first, second, poses[i]);  // the images are in the centred frames
+    regs[i].axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, params.fixed);
+    regs[i].pose = quantize_pose(centred, s, TriangleFixedParams{params.vertex_bits, params.rotation_bits});
   }
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double setup_each = poses.empty() ? 0.0 : setup / double(poses.size());

@@ -222,7 +222,8 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
   const int n = axes_per_pair(options, first.k());
   auto triangle_test = make_triangle_test(first.mesh(), second.mesh(), placed, custom_triangle_test);
   if (backend == SatBackend::Fixed) {
-    // Quantized once per query: both trees at the scene scale, and the set-up's P and p.
+    // Quantized once per query: both trees in their centred frames at the scene scale, and the
+    // set-up's P and p (the set-up must be made with the centred pose, see collide.hpp).
     const double s = scene_scale(first, second);
     const std::vector<QuantizedAxis> axes = quantize_setup(setup, s, fixed);
     const QuantizedTree qf(first, s, fixed.b), qs(second, s, fixed.b);
@@ -246,23 +247,29 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
 }
 
 QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pose, const TraversalOptions& options,
-                    SatBackend backend, const FixedParams& fixed) {
+                    SatBackend backend, const FixedParams& fixed, const TriangleFixedParams& tri_params) {
   check_same_k(first, second);
   if (backend == SatBackend::Float) {
     LazyAxes axes(first.orientations(), pose);
     LazyPlacement placed(second.mesh(), pose);
     return collide_float(first, second, axes, placed, options, TriangleTest{});
   }
-  const SatSetup setup = make_sat_setup(first.orientations(), pose);
-  const std::vector<Vec3> placed = place_vertices(second.mesh(), pose);
-  if (backend != SatBackend::Fixed) return collide(first, second, setup, placed, options, backend, fixed);
-  // The fixed backend is the accelerator's arithmetic end to end: the triangle unit's test on
-  // quantized vertices (tri_fixed.hpp), each triangle quantized when first reached.
+  if (backend != SatBackend::Fixed) {
+    const SatSetup setup = make_sat_setup(first.orientations(), pose);
+    const std::vector<Vec3> placed = place_vertices(second.mesh(), pose);
+    return collide(first, second, setup, placed, options, backend, fixed);
+  }
+  // The fixed backend is the accelerator's arithmetic end to end, in the objects' centred frames
+  // (docs/fixed-point.md §2): the SAT on centred coefficients with p = L . T_c, and the triangle
+  // unit's test on quantized centred vertices (tri_fixed.hpp), each triangle quantized when first
+  // reached. The double placed vertices are not used (the unit replaces the exact test).
+  const Pose cpose = centred_pose(first, second, pose);
+  const SatSetup setup = make_sat_setup(first.orientations(), cpose);
+  const std::vector<Vec3> unused_placed;
   const double s = scene_scale(first, second);
-  const TriangleFixedParams tri_params;
-  const QuantizedPose qpose = quantize_pose(pose, s, tri_params);
-  const std::vector<FixedVertex> first_q = quantize_vertices(first.mesh(), s, tri_params.v);
-  const std::vector<FixedVertex> second_q = quantize_vertices(second.mesh(), s, tri_params.v);
+  const QuantizedPose qpose = quantize_pose(cpose, s, tri_params);
+  const std::vector<FixedVertex> first_q = quantize_vertices(first.mesh(), first.centre(), s, tri_params.v);
+  const std::vector<FixedVertex> second_q = quantize_vertices(second.mesh(), second.centre(), s, tri_params.v);
   std::vector<std::optional<FixedTriangle>> first_tris(first.mesh().triangle_count());
   std::vector<std::optional<FixedTriangle>> second_tris(second.mesh().triangle_count());
   auto fixed_triangle = [&](const Mesh& mesh, std::uint32_t t, bool placed_by_pose) {
@@ -279,7 +286,7 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
     if (!second_tris[ts]) second_tris[ts] = fixed_triangle(second.mesh(), ts, true);
     return fixed_triangles_intersect(*first_tris[tf], *second_tris[ts]);
   };
-  return collide(first, second, setup, placed, options, backend, fixed, unit);
+  return collide(first, second, setup, unused_placed, options, backend, fixed, unit);
 }
 
 std::vector<ContactPair> brute_force_contacts(const Mesh& first, const Mesh& second, const Pose& pose) {

@@ -55,4 +55,22 @@ double ExactSum::to_double() const {
   return std::ldexp(head, int(exponent_ + drop));
 }
 
+double ExactSum::rounded() const {
+  if (exponent_ == INT_MAX || mantissa_ == 0) return 0;
+  const BigInt magnitude = boost::multiprecision::abs(mantissa_);
+  const long bits = long(boost::multiprecision::msb(magnitude)) + 1;
+  double result;
+  if (bits <= 53) {
+    result = std::ldexp(magnitude.convert_to<double>(), exponent_);  // exact
+  } else {
+    const long drop = bits - 53;
+    BigInt kept = magnitude >> drop;
+    const BigInt rest = magnitude - (kept << drop);
+    const BigInt half = BigInt(1) << (drop - 1);
+    if (rest > half || (rest == half && (kept & 1) != 0)) ++kept;  // to nearest, ties to even
+    result = std::ldexp(kept.convert_to<double>(), int(exponent_ + drop));  // kept <= 2^53: exact
+  }
+  return mantissa_ < 0 ? -result : result;
+}
+
 }  // namespace kdopcd

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/exact_sum.hpp"
 
 namespace kdopcd {
 
@@ -62,6 +63,18 @@ std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose) {
   std::vector<Vec3> out;
   out.reserve(mesh.vertices.size());
   for (const Vec3& x : mesh.vertices) out.push_back(place_vertex(R, pose.translation, x));
+  return out;
+}
+
+Pose centred_pose(const Pose& pose, const Vec3& first_centre, const Vec3& second_centre) {
+  const Mat3 M = pose.matrix();
+  Pose out = pose;
+  for (int i = 0; i < 3; ++i) {
+    ExactSum t;
+    for (int j = 0; j < 3; ++j) t.add_product(M(i, j), second_centre[j]);
+    t.add(pose.translation[i]).sub(first_centre[i]);
+    out.translation[i] = t.rounded();
+  }
   return out;
 }
 

@@ -36,7 +36,11 @@ FixedParams parse_fixed_params(const std::string& text) {
 }
 
 double scene_scale(const DopTree& first, const DopTree& second) {
-  return scene_scale_of(first.largest_coefficient(), second.largest_coefficient());
+  return scene_scale_of(first.centred_largest_coefficient(), second.centred_largest_coefficient());
+}
+
+Pose centred_pose(const DopTree& first, const DopTree& second, const Pose& pose) {
+  return centred_pose(pose, first.centre(), second.centre());
 }
 
 QuantizedAxis quantize_axis(const AxisSetup& axis, double s, const FixedParams& params) {
@@ -76,7 +80,7 @@ RealOperands real_operands(const double* a, const double* b, int half, const Axi
 
 QuantizedTree::QuantizedTree(const DopTree& tree, double s, int b) : k_(tree.k()), scale_(s), bits_(b) {
   if (b < kMinFixedBits || b > kMaxFixedBits) throw InputError(fmt::format("fixed-point b = {} out of range", b));
-  const std::vector<double>& all = tree.all_coefficients();
+  const std::vector<double> all = centred_coefficients(tree);
   coeffs_.resize(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
     const double scaled = scale_coefficient(all[i], s);

@@ -159,14 +159,18 @@ TraversalStats record_axis_tests(const DopTree& first, const DopTree& second, co
   if (backend == SatBackend::Exact) throw InputError("vectors are recorded from the float or the fixed backend");
   if (first.k() != second.k()) throw std::invalid_argument("record_axis_tests: trees must share k");
   validate_fixed_params(bits);
+  // The float traversal runs in the file's frame; every vector is the axis test in the centred
+  // frames (docs/fixed-point.md §2), i.e. what the fixed backend evaluates for that pair and axis.
   const SatSetup setup = make_sat_setup(first.orientations(), pose);
+  const SatSetup centred_setup = make_sat_setup(first.orientations(), centred_pose(first, second, pose));
+  const std::vector<double> first_centred = centred_coefficients(first), second_centred = centred_coefficients(second);
   const int k = first.k(), half = k / 2;
   const int n = options.axes <= 0 ? k : std::min(options.axes, k);
   const double s = scene_scale(first, second);
   std::vector<QuantizedAxis> qaxes;
   std::optional<QuantizedTree> qf, qs;
   if (backend == SatBackend::Fixed) {
-    qaxes = quantize_setup(setup, s, bits);
+    qaxes = quantize_setup(centred_setup, s, bits);
     qf.emplace(first, s, bits.b);
     qs.emplace(second, s, bits.b);
   }
@@ -185,7 +189,8 @@ TraversalStats record_axis_tests(const DopTree& first, const DopTree& second, co
         separated = fixed_axis_diffs(qs->coefficients(ns), qf->coefficients(nf), half, qaxes[i], bits).separated();
       else
         separated = float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated();
-      v.real = real_operands(a, b, half, ax, s);
+      v.real = real_operands(second_centred.data() + std::size_t(ns) * std::size_t(k),
+                             first_centred.data() + std::size_t(nf) * std::size_t(k), half, centred_setup.axes[i], s);
       if (!sink(v, separated)) {
         stopped = true;
         return {true, i + 1};

@@ -22,7 +22,7 @@ constexpr std::size_t kOffMagic = 0, kOffVersion = 8, kOffHeaderBytes = 12, kOff
                       kOffChecksum = 24, kOffK = 32, kOffB = 36, kOffV = 40, kOffBusWidth = 44,
                       kOffNodeCount = 48, kOffTriangleCount = 52, kOffMaxDepth = 56, kOffRoot = 60,
                       kOffScale = 64, kOffNodeOffset = 72, kOffTriangleOffset = 80, kOffNodeStride = 88,
-                      kOffTriangleStride = 92, kOffNodeBeats = 96, kOffTriangleBeats = 100, kOffReserved = 104;
+                      kOffTriangleStride = 92, kOffNodeBeats = 96, kOffTriangleBeats = 100, kOffCentre = 104;
 constexpr std::uint64_t kLeafFlag = std::uint64_t(1) << 63;
 constexpr std::uint64_t kMaxIndex = (std::uint64_t(1) << 31) - 1;  // node and triangle indices < 2^31
 
@@ -87,6 +87,12 @@ bool supported_bus(std::int64_t w) {
 }
 
 // The parameter checks shared by make_tree_image, encode and decode.
+void check_centre(const std::string& name, const std::array<double, 3>& centre) {
+  for (int i = 0; i < 3; ++i)
+    if (!std::isfinite(centre[i]))
+      throw InputError(fmt::format("{}: centre coordinate {} = {} is not finite", name, "xyz"[i], centre[i]));
+}
+
 void check_params(const std::string& name, std::int64_t k, std::int64_t b, std::int64_t v, std::int64_t w, double scale) {
   if (!supported_k(k)) throw InputError(fmt::format("{}: unsupported k = {} (supported: 6, 14, 18, 24, 26)", name, k));
   if (b < 1 || b > kMaxFixedBits)
@@ -169,6 +175,7 @@ void check_structure(const TreeImage& im, const std::string& name, std::vector<s
 
 void check_image(const TreeImage& im, const std::string& name, std::vector<std::int32_t>& depth) {
   check_params(name, im.k, im.b, im.v, im.bus_width, im.scale);
+  check_centre(name, im.centre);
   check_structure(im, name, depth);
 }
 
@@ -176,9 +183,12 @@ void check_image(const TreeImage& im, const std::string& name, std::vector<std::
 
 TreeImage make_tree_image(const DopTree& tree, const ImageParams& params) {
   const std::string& name = tree.mesh().name.empty() ? std::string("mesh") : tree.mesh().name;
-  const double s = params.scale == 0 ? tree.largest_coefficient() : params.scale;
+  const double s = params.scale == 0 ? tree.centred_largest_coefficient() : params.scale;
   check_params(name, tree.k(), params.b, params.v, params.bus_width, s);
+  const std::vector<double> coefficients = centred_coefficients(tree);
+  const std::vector<Vec3> centred = centred_vertices(tree.mesh(), tree.centre());
   TreeImage im;
+  im.centre = {tree.centre().x(), tree.centre().y(), tree.centre().z()};
   im.k = tree.k();
   im.b = params.b;
   im.v = params.v;
@@ -196,12 +206,12 @@ TreeImage make_tree_image(const DopTree& tree, const ImageParams& params) {
     dst.triangle = dst.is_leaf ? src.triangle : -1;
     dst.depth = src.depth;
     dst.coeffs.resize(im.k);
-    const auto c = tree.coefficients(i);
+    const double* c = coefficients.data() + i * std::size_t(im.k);
     for (int d = 0; d < im.k; ++d) {
       const double a = c[d] / s;
       if (!(std::abs(a) <= 1.0))
-        throw InputError(fmt::format("{}: node {} coefficient {} = {} exceeds the scene scale s = {} (|a|/s must be <= 1)",
-                                     name, i, d, c[d], s));
+        throw InputError(fmt::format("{}: node {} centred coefficient {} = {} exceeds the scene scale s = {} (|a|/s "
+                                     "must be <= 1)", name, i, d, c[d], s));
       dst.coeffs[d] = quantize_coefficient(a, im.b);
     }
   }
@@ -210,10 +220,11 @@ TreeImage make_tree_image(const DopTree& tree, const ImageParams& params) {
   for (std::size_t t = 0; t < mesh.triangle_count(); ++t)
     for (int corner = 0; corner < 3; ++corner)
       for (int axis = 0; axis < 3; ++axis) {
-        const double x = mesh.corner(t, corner)[axis] / s;
+        const double y = centred[mesh.triangles[t][corner]][axis];
+        const double x = y / s;
         if (!(std::abs(x) <= 1.0))
-          throw InputError(fmt::format("{}: triangle {} vertex coordinate {} exceeds the scene scale s = {}", name, t,
-                                       mesh.corner(t, corner)[axis], s));
+          throw InputError(fmt::format("{}: triangle {} centred vertex coordinate {} exceeds the scene scale s = {}",
+                                       name, t, y, s));
         im.triangles[t][3 * corner + axis] = quantize_vertex(x, im.v);
       }
   std::vector<std::int32_t> depth;
@@ -258,6 +269,7 @@ std::vector<std::uint8_t> encode(const TreeImage& im) {
   put_u32(h + kOffTriangleStride, std::uint32_t(im.triangle_stride()));
   put_u32(h + kOffNodeBeats, std::uint32_t(im.node_beats()));
   put_u32(h + kOffTriangleBeats, std::uint32_t(im.triangle_beats()));
+  for (int i = 0; i < 3; ++i) put_u64(h + kOffCentre + 8 * std::size_t(i), std::bit_cast<std::uint64_t>(im.centre[i]));
 
   for (std::size_t i = 0; i < im.nodes.size(); ++i) {
     const ImageNode& node = im.nodes[i];
@@ -285,10 +297,11 @@ TreeImage decode(std::span<const std::uint8_t> bytes, const std::string& name) {
     throw InputError(fmt::format("{}: not a tree image (bad magic, expected \"KDOPIMG\\0\")", name));
   const std::uint32_t version = get_u32(h + kOffVersion);
   if (version != kTreeImageVersion)
-    throw InputError(fmt::format("{}: unknown tree image version {} (this reader knows version {})", name, version,
-                                 kTreeImageVersion));
+    throw InputError(fmt::format("{}: unknown tree image version {} (this reader knows version {}{})", name, version,
+                                 kTreeImageVersion,
+                                 version == 1 ? "; version 1 images are in the file's frame: pack the mesh again" : ""));
   if (const std::uint32_t hb = get_u32(h + kOffHeaderBytes); hb != kTreeImageHeaderBytes)
-    throw InputError(fmt::format("{}: header size {} bytes, version 1 has {}", name, hb, kTreeImageHeaderBytes));
+    throw InputError(fmt::format("{}: header size {} bytes, version 2 has {}", name, hb, kTreeImageHeaderBytes));
   const std::uint64_t total = get_u64(h + kOffTotalBytes);
   if (total > bytes.size())
     throw InputError(fmt::format("{}: truncated tree image: {} bytes, the header says {}", name, bytes.size(), total));
@@ -298,14 +311,14 @@ TreeImage decode(std::span<const std::uint8_t> bytes, const std::string& name) {
   if (stored != computed)
     throw InputError(fmt::format("{}: checksum mismatch (stored {:#018x}, computed {:#018x}): the image is corrupted",
                                  name, stored, computed));
-  for (std::size_t i = kOffReserved; i < kTreeImageHeaderBytes; ++i)
-    if (h[i] != 0) throw InputError(fmt::format("{}: reserved header byte {} is not zero", name, i));
 
   TreeImage im;
   const std::uint32_t k = get_u32(h + kOffK), b = get_u32(h + kOffB), v = get_u32(h + kOffV),
                       w = get_u32(h + kOffBusWidth);
   const double scale = std::bit_cast<double>(get_u64(h + kOffScale));
   check_params(name, k, b, v, w, scale);
+  for (int i = 0; i < 3; ++i) im.centre[i] = std::bit_cast<double>(get_u64(h + kOffCentre + 8 * std::size_t(i)));
+  check_centre(name, im.centre);
   im.k = int(k);
   im.b = int(b);
   im.v = int(v);

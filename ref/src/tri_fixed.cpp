@@ -211,14 +211,19 @@ QuantizedPose quantize_pose(const Pose& pose, double s, TriangleFixedParams para
 }
 
 std::vector<FixedVertex> quantize_vertices(const Mesh& mesh, double s, int v) {
+  return quantize_vertices(mesh, Vec3::Zero(), s, v);
+}
+
+std::vector<FixedVertex> quantize_vertices(const Mesh& mesh, const Vec3& centre, double s, int v) {
   check_scale(s);
   const std::int64_t limit = std::int64_t(1) << v;
   std::vector<FixedVertex> out;
   out.reserve(mesh.vertices.size());
   for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
     FixedVertex q;
+    const Vec3 y = mesh.vertices[i] - centre;  // centred_vertices' rounding
     for (int k = 0; k < 3; ++k) {
-      const double x = mesh.vertices[i][k] / s;
+      const double x = y[k] / s;
       if (!(std::fabs(x) <= 1.0))
         throw std::out_of_range(mesh.name + ": vertex " + std::to_string(i) +
                                 " lies outside the scene scale (|x / s| > 1); s must be the largest |DOP coefficient|");

@@ -1,13 +1,16 @@
 // kdop collide FIRST SECOND (--poses FILE | --pose "qw qx qy qz tx ty tz") [options]
 #include <fmt/format.h>
 
+#include <charconv>
 #include <chrono>
 #include <optional>
 
 #include "commands.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/fixed_precision.hpp"
 #include "kdopcd/mesh_io.hpp"
+#include "kdopcd/tri_fixed.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "query_report.hpp"
 
@@ -21,8 +24,27 @@ struct CollideArgs {
   std::string rule = "shallower";
   std::string backend = "float";
   std::string bits = "18,18,18";
+  std::string tri_bits = "24,24";
   bool check = false;
 };
+
+// "v,m" or one "n" for both: the triangle unit's bits (TriangleFixedParams).
+TriangleFixedParams parse_tri_bits(const std::string& text) {
+  const auto comma = text.find(',');
+  auto number = [&](const std::string& part) {
+    int value = 0;
+    const auto [next, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (ec != std::errc() || next != part.data() + part.size() || part.empty())
+      throw InputError(fmt::format("--tri-bits '{}': expected v,m or one number", text));
+    return value;
+  };
+  const TriangleFixedParams p = comma == std::string::npos
+                                    ? TriangleFixedParams{number(text), number(text)}
+                                    : TriangleFixedParams{number(text.substr(0, comma)), number(text.substr(comma + 1))};
+  if (p.v < 1 || p.m < 1 || p.v + p.m > kMaxTriangleFixedBits)
+    throw InputError(fmt::format("--tri-bits '{}': need v, m >= 1 and v + m <= {}", text, kMaxTriangleFixedBits));
+  return p;
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -38,6 +60,7 @@ void run_collide(const CollideArgs& args) {
   options.rule = parse_descent_rule(args.rule);
   const SatBackend backend = parse_sat_backend(args.backend);
   const FixedParams fixed = parse_fixed_params(args.bits);
+  const TriangleFixedParams tri = parse_tri_bits(args.tri_bits);
 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
@@ -49,15 +72,20 @@ void run_collide(const CollideArgs& args) {
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
   fmt::print("k = {}, axes per pair = {}, rule = {}, backend = {}{}, tree build {:.3f} ms (once)\n", args.k,
              args.axes <= 0 ? args.k : std::min(args.axes, args.k), to_string(options.rule), to_string(backend),
-             backend == SatBackend::Fixed ? fmt::format(" (b,c,z = {},{},{})", fixed.b, fixed.c, fixed.z) : "",
+             backend == SatBackend::Fixed
+                 ? fmt::format(" (b,c,z = {},{},{}; triangle unit v,m = {},{})", fixed.b, fixed.c, fixed.z, tri.v, tri.m)
+                 : "",
              build_seconds * 1e3);
+  if (backend == SatBackend::Fixed)
+    for (const std::string& w : fixed_precision(first_tree, second_tree, fixed, tri).warnings)
+      fmt::print(stderr, "warning: {}\n", w);
 
   std::vector<PoseOutcome> outcomes;
   print_table_header();
   bool all_equal = true;
   for (std::size_t i = 0; i < poses.size(); ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    PoseOutcome outcome{collide(first_tree, second_tree, poses[i], options, backend, fixed), 0};
+    PoseOutcome outcome{collide(first_tree, second_tree, poses[i], options, backend, fixed, tri), 0};
     outcome.seconds = seconds_since(t0);
     print_table_row(i, outcome);
     if (args.check) {
@@ -73,7 +101,7 @@ void run_collide(const CollideArgs& args) {
     nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"k", args.k},
                              {"axes", args.axes <= 0 ? args.k : std::min(args.axes, args.k)},
                              {"rule", to_string(options.rule)}, {"backend", to_string(backend)},
-                             {"bits", {fixed.b, fixed.c, fixed.z}},
+                             {"bits", {fixed.b, fixed.c, fixed.z}}, {"tri_bits", {tri.v, tri.m}},
                              {"build_seconds", build_seconds}, {"poses", nlohmann::json::array()}};
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
       nlohmann::json row = stats_json(outcomes[i].result.stats);
@@ -102,6 +130,8 @@ void add_collide_command(CLI::App& app) {
   cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
   cmd->add_option("--backend", args->backend, "SAT arithmetic: float, fixed, exact")->capture_default_str();
   cmd->add_option("--bits", args->bits, "fixed backend: fractional bits b,c,z (or one n for all three)")
+      ->capture_default_str();
+  cmd->add_option("--tri-bits", args->tri_bits, "fixed backend: triangle unit's fractional bits v,m (or one n)")
       ->capture_default_str();
   cmd->add_option("--pairs", args->pairs_path, "write the contact pairs of every pose to this file");
   cmd->add_option("--json", args->json_path, "write a JSON report to this file");

@@ -26,8 +26,10 @@ void run_pack(const PackArgs& args) {
              image.max_depth);
   fmt::print("k = {}, b = {} ({}-bit coefficients), v = {} ({}-bit coordinates), bus W = {} bits\n", image.k, image.b,
              image.b + 2, image.v, image.v + 2, image.bus_width);
+  fmt::print("centre c = ({:.17g}, {:.17g}, {:.17g}) (coefficients and vertices are stored relative to it)\n",
+             image.centre[0], image.centre[1], image.centre[2]);
   fmt::print("scene scale s = {:.17g}{}\n", image.scale,
-             args.params.scale == 0 ? " (the tree's own largest |coefficient|)" : " (given)");
+             args.params.scale == 0 ? " (the tree's own largest centred |coefficient|)" : " (given)");
   fmt::print("node record: {} bits -> {} beats, {} bytes; triangle record: {} bits -> {} beats, {} bytes\n",
              image.node_bits(), image.node_beats(), image.node_stride(), image.triangle_bits(), image.triangle_beats(),
              image.triangle_stride());
@@ -51,8 +53,8 @@ void add_pack_command(CLI::App& app) {
       ->check(CLI::IsMember({32, 64, 128, 256, 512}))
       ->capture_default_str();
   cmd->add_option("--scale", args->params.scale,
-                  "scene scale s (default: the tree's own largest |coefficient|; give both objects of a query the "
-                  "larger of their two)")
+                  "scene scale s (default: the tree's own largest centred |coefficient|; give both objects of a "
+                  "query the larger of their two)")
       ->check(CLI::PositiveNumber);
   cmd->callback([args] { run_pack(*args); });
 }

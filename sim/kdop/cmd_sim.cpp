@@ -9,6 +9,7 @@
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/fixed_precision.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd_model/model.hpp"
@@ -203,6 +204,9 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
                p.pipeline_latency, p.triangle_latency, p.bus_width, p.mem_latency, p.burst_length, p.max_outstanding,
                p.beats_per_cycle, p.cycles_per_beat, p.clock_mhz);
   }
+  for (const std::string& w :
+       fixed_precision(first_tree, second_tree, p.fixed, {p.vertex_bits, p.rotation_bits}).warnings)
+    fmt::print(stderr, "warning: {}\n", w);
 
   // The model runs every pose as one batch (v2 engines take poses in parallel).
   model::BatchResult batch;

@@ -33,5 +33,7 @@ expect_error "zeroquat.txt:2" collide "$cow" "$cow" --poses "$tmp/zeroquat.txt"
 expect_error "short.txt:1: expected 7 numbers" collide "$cow" "$cow" --poses "$tmp/short.txt"
 expect_error "--pose" collide "$cow" "$cow" --pose "1 0 0 0 0 zero 0"
 expect_error "unknown descent rule" collide "$cow" "$cow" --pose "1 0 0 0 0 0 0" --rule deepest
+expect_error "--tri-bits '40,20'" collide "$cow" "$cow" --pose "1 0 0 0 0 0 0" --backend fixed --tri-bits 40,20
+expect_error "--tri-bits 'x'" collide "$cow" "$cow" --pose "1 0 0 0 0 0 0" --backend fixed --tri-bits x
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -126,10 +126,11 @@ INSTANTIATE_TEST_SUITE_P(Sweep, V2Configs,
 TEST(ModelV2, SeparatedPoseCycleCountByContract) {
   const V2Scene& sc = scene("cow", "cow");
   model::ModelParams p = model::v2_params();
-  p.pipeline_latency = model::rtl_pipeline_latency(p.fixed.b, p.fixed.c) + 1;
+  ASSERT_EQ(p.pipeline_latency, 0);  // the default: the RTL wide unit's latency
   const model::ModelResult m = model::simulate(*sc.first, *sc.second, sc.poses[3].pose, p);
   ASSERT_EQ(m.stats.pair_tests, 1u);
-  EXPECT_EQ(m.stats.cycles, 1u + std::uint64_t(p.ram_latency) + std::uint64_t(p.pipeline_latency));
+  EXPECT_EQ(m.stats.cycles, 1u + std::uint64_t(p.ram_latency) + std::uint64_t(model::kWideSatLatency));
+  EXPECT_EQ(m.stats.pipeline_latency, model::kWideSatLatency);
 }
 
 // Tiny structures: every one back-pressures (same answer, more cycles) ...

@@ -67,11 +67,15 @@ void expect_rejected(const std::vector<std::uint8_t>& bytes, const std::string& 
   }
 }
 
-// The image of a tree must hold exactly the reference's quantized values.
+// The image of a tree must hold exactly the reference's quantized values, in the tree's centred
+// frame: centred coefficients, and vertices minus the centre (rounded once), over s.
 void check_against_tree(const TreeImage& im, const DopTree& tree, double s) {
   ASSERT_EQ(im.nodes.size(), tree.node_count());
   ASSERT_EQ(im.triangles.size(), tree.mesh().triangle_count());
   EXPECT_EQ(im.scale, s);
+  const Vec3 c = tree.centre();
+  EXPECT_EQ(im.centre, (std::array<double, 3>{c.x(), c.y(), c.z()}));
+  const std::vector<double> centred = centred_coefficients(tree);
   EXPECT_EQ(im.k, tree.k());
   EXPECT_EQ(im.max_depth, tree.max_depth());
   EXPECT_EQ(im.root, 0);
@@ -86,13 +90,15 @@ void check_against_tree(const TreeImage& im, const DopTree& tree, double s) {
       EXPECT_EQ(m.left, n.left);
       EXPECT_EQ(m.right, n.right);
     }
-    const auto c = tree.coefficients(i);
-    for (int d = 0; d < tree.k(); ++d) ASSERT_EQ(m.coeffs[d], quantize_coefficient(c[d] / s, im.b)) << "node " << i;
+    for (int d = 0; d < tree.k(); ++d)
+      ASSERT_EQ(m.coeffs[d], quantize_coefficient(centred[i * std::size_t(tree.k()) + std::size_t(d)] / s, im.b))
+          << "node " << i;
   }
   for (std::size_t t = 0; t < tree.mesh().triangle_count(); ++t)
     for (int corner = 0; corner < 3; ++corner)
       for (int axis = 0; axis < 3; ++axis)
-        ASSERT_EQ(im.triangles[t][3 * corner + axis], quantize_vertex(tree.mesh().corner(t, corner)[axis] / s, im.v));
+        ASSERT_EQ(im.triangles[t][3 * corner + axis],
+                  quantize_vertex((tree.mesh().corner(t, corner)[axis] - c[axis]) / s, im.v));
 }
 
 // A small image whose records the tests below corrupt: a tetrahedron, k = 6, b = 8, v = 8, W = 64.
@@ -115,7 +121,7 @@ TEST(TreeImage, RoundTripGeneratedAllParameters) {
         for (int w : {32, 64, 512}) {
           SCOPED_TRACE(::testing::Message() << "k=" << k << " b=" << b << " v=" << v << " W=" << w);
           const TreeImage im = make_tree_image(tree, {b, v, w, 0});
-          check_against_tree(im, tree, tree.largest_coefficient());
+          check_against_tree(im, tree, tree.centred_largest_coefficient());
           const std::vector<std::uint8_t> bytes = encode(im);
           ASSERT_EQ(bytes.size(), im.total_bytes());
           ASSERT_EQ(bytes.size() % (w / 8), 0u);
@@ -129,7 +135,7 @@ TEST(TreeImage, SphereAndBoxRoundTrip) {
   for (const Mesh& mesh : {make_sphere(2.5, 2), make_box(Vec3(1, 2, 3))}) {
     const DopTree tree(mesh, 24);
     const TreeImage im = make_tree_image(tree, {});
-    check_against_tree(im, tree, tree.largest_coefficient());
+    check_against_tree(im, tree, tree.centred_largest_coefficient());
     EXPECT_EQ(decode(encode(im), "x"), im);
   }
 }
@@ -141,7 +147,7 @@ TEST(TreeImage, DocumentedByteLayout) {
   const TreeImage im = make_tree_image(tree, {18, 24, 64, 0});
   const std::vector<std::uint8_t> bytes = encode(im);
   EXPECT_EQ(std::memcmp(bytes.data(), "KDOPIMG\0", 8), 0);
-  EXPECT_EQ(u32_at(bytes, 8), 1u);
+  EXPECT_EQ(u32_at(bytes, 8), 2u);
   EXPECT_EQ(u32_at(bytes, 12), 128u);
   EXPECT_EQ(u64_at(bytes, 16), bytes.size());
   EXPECT_EQ(u64_at(bytes, 24), tree_image_checksum(bytes));
@@ -153,14 +159,14 @@ TEST(TreeImage, DocumentedByteLayout) {
   EXPECT_EQ(u32_at(bytes, 52), torus.triangle_count());
   EXPECT_EQ(u32_at(bytes, 56), std::uint32_t(tree.max_depth()));
   EXPECT_EQ(u32_at(bytes, 60), 0u);
-  EXPECT_EQ(std::bit_cast<double>(u64_at(bytes, 64)), tree.largest_coefficient());
+  EXPECT_EQ(std::bit_cast<double>(u64_at(bytes, 64)), tree.centred_largest_coefficient());
   EXPECT_EQ(u64_at(bytes, 72), 128u);
   EXPECT_EQ(u64_at(bytes, 80), 128u + tree.node_count() * 72);
   EXPECT_EQ(u32_at(bytes, 88), 72u);
   EXPECT_EQ(u32_at(bytes, 92), 32u);
   EXPECT_EQ(u32_at(bytes, 96), 9u);
   EXPECT_EQ(u32_at(bytes, 100), 4u);
-  for (std::size_t i = 104; i < 128; ++i) EXPECT_EQ(bytes[i], 0) << i;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(std::bit_cast<double>(u64_at(bytes, 104 + 8 * std::size_t(i))), tree.centre()[i]);
 
   // k = 24, b = 18, W = 64: 64 + 24 * 20 = 544 bits -> 9 beats (72 bytes); triangles 9 * 26 = 234 -> 4.
   EXPECT_EQ(im.node_bits(), 544);
@@ -229,7 +235,7 @@ TEST(TreeImage, ExplicitSceneScale) {
   const Mesh small = make_sphere(1.0, 1);
   const Mesh big = make_torus(3.0, 1.0, 12, 6);
   const DopTree a(small, 24), bt(big, 24);
-  const double s = std::max(a.largest_coefficient(), bt.largest_coefficient());
+  const double s = std::max(a.centred_largest_coefficient(), bt.centred_largest_coefficient());
   for (const DopTree* tree : {&a, &bt}) {
     const TreeImage im = make_tree_image(*tree, {18, 24, 64, s});
     check_against_tree(im, *tree, s);
@@ -237,7 +243,7 @@ TEST(TreeImage, ExplicitSceneScale) {
   }
   // A scale below the tree's largest |coefficient| is an input error that names the mesh.
   try {
-    make_tree_image(bt, {18, 24, 64, a.largest_coefficient()});
+    make_tree_image(bt, {18, 24, 64, a.centred_largest_coefficient()});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("exceeds the scene scale"), std::string::npos) << e.what();
@@ -276,7 +282,7 @@ TEST(TreeImage, RealMeshRoundTrip) {
   for (int k : {6, 24}) {
     const DopTree tree(cow, k);
     const TreeImage im = make_tree_image(tree, {18, 24, 64, 0});
-    check_against_tree(im, tree, tree.largest_coefficient());
+    check_against_tree(im, tree, tree.centred_largest_coefficient());
     EXPECT_EQ(decode(encode(im), "cow.img"), im);
   }
 }
@@ -311,7 +317,8 @@ TEST(TreeImage, CorruptionIsAnInputError) {
     expect_rejected(b, "trailing bytes");
   }
   expect_rejected(mutated([](auto& b) { b[0] = 'X'; }, false), "bad magic");
-  expect_rejected(mutated([](auto& b) { set_u32(b, 8, 2); }, false), "unknown tree image version 2");
+  expect_rejected(mutated([](auto& b) { set_u32(b, 8, 3); }, false), "unknown tree image version 3");
+  expect_rejected(mutated([](auto& b) { set_u32(b, 8, 1); }, false), "version 1 images are in the file's frame");
   expect_rejected(mutated([](auto& b) { set_u32(b, 12, 64); }, false), "header size");
   // Any flipped bit in a record or in a header field is caught by the checksum.
   expect_rejected(mutated([&](auto& b) { b[tri0 + 3] ^= 0x10; }, false), "checksum mismatch");
@@ -338,7 +345,10 @@ TEST(TreeImage, CorruptionIsAnInputError) {
   expect_rejected(mutated([](auto& b) { set_u32(b, 92, 8); }), "triangle record stride");
   expect_rejected(mutated([](auto& b) { set_u32(b, 96, 1); }), "beats per node");
   expect_rejected(mutated([](auto& b) { set_u32(b, 100, 1); }), "beats per triangle");
-  expect_rejected(mutated([](auto& b) { b[127] = 1; }), "reserved header byte 127");
+  expect_rejected(mutated([](auto& b) { set_u64(b, 112, std::bit_cast<std::uint64_t>(std::nan(""))); }),
+                  "centre coordinate y");
+  expect_rejected(mutated([](auto& b) { set_u64(b, 120, std::bit_cast<std::uint64_t>(-HUGE_VAL)); }),
+                  "centre coordinate z");
   // Links: a child index out of range, a cycle, a shared subtree, a bad triangle index.
   expect_rejected(mutated([&](auto& b) { set_u32(b, node0 + 0, 7); }), "child index 7 out of range");
   expect_rejected(mutated([&](auto& b) { set_u32(b, node0 + 4, 0x7fffffff); }), "child index 2147483647 out of range");

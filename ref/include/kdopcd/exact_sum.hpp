@@ -21,6 +21,9 @@ class ExactSum {
   int sign() const { return mantissa_.sign(); }
   Rational value() const;
   double to_double() const;  // nearest-ish double, for reports only
+  // The nearest double, ties to even (correctly rounded while the result is a normal double):
+  // equal exact values give equal doubles, however they were summed.
+  double rounded() const;
 
  private:
   struct Term {

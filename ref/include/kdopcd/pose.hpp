@@ -28,4 +28,12 @@ std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose);
 // One vertex, rounded exactly as place_vertices rounds it (R = pose.matrix()).
 inline Vec3 place_vertex(const Mat3& R, const Vec3& t, const Vec3& x) { return R * x + t; }
 
+// The pose in centred frames (docs/fixed-point.md §2): with x_first = y_first + c_first and
+// x_second = y_second + c_second, x_first = M x_second + T becomes y_first = M y_second + T_c,
+//   T_c = M c_second + T - c_first,
+// each component summed exactly from the doubles (M = pose.matrix()) and rounded once to nearest,
+// so far from the origin the large terms cancel without loss, and equal exact values give equal
+// T_c. The rotation is the pose's own.
+Pose centred_pose(const Pose& pose, const Vec3& first_centre, const Vec3& second_centre);
+
 }  // namespace kdopcd

@@ -3,9 +3,10 @@
 // docs/fixed-point.md). The reference for the SystemC model, the RTL pipeline and the GPU
 // integer path: they must reproduce diff1', diff2' of fixed_diffs() to the bit.
 //
-// Scale: every DOP coefficient of a query is divided by the scene scale s (the largest
-// |coefficient| of both trees), and so is p = L . T, so the test decides the same thing in units
-// of s. The division is rounded in the conservative direction (scale_coefficient up, scale_offset
+// Frames and scale: each object's coefficients are taken in its centred frame (DopTree::centre(),
+// centred_coefficients()) and p = L . T_c with the pose's translation in those frames
+// (centred_pose). Every coefficient is divided by the scene scale s (the largest centred
+// |coefficient| of both trees), and so is p, so the test decides the same thing in units of s. The division is rounded in the conservative direction (scale_coefficient up, scale_offset
 // down) so the quantized test is conservative for the unscaled doubles too; the scaled doubles
 // are what the exact reference (bound_check) and the test vectors (test_vectors.hpp) start from.
 //
@@ -213,8 +214,16 @@ KDOPCD_HD inline FixedDiffs fixed_axis_diffs(const std::int64_t* a, const std::i
 // Host parts: the per-query quantization of set-up and trees.
 namespace kdopcd {
 
-// The scene scale of a query: scene_scale_of(first.largest_coefficient(), second.largest_coefficient()).
+// The scene scale of a query in the centred frames:
+// scene_scale_of(first.centred_largest_coefficient(), second.centred_largest_coefficient()).
+// It follows the objects' sizes, not their distance from the origin.
 double scene_scale(const DopTree& first, const DopTree& second);
+
+// The query's pose in the two trees' centred frames: centred_pose(pose, first.centre(),
+// second.centre()). The fixed-point path (set-up p = L . T_c, the triangle unit's T') uses it in
+// place of `pose`: make_sat_setup(first.orientations(), centred_pose(first, second, pose)) and
+// quantize_pose(centred_pose(first, second, pose), s, ...).
+Pose centred_pose(const DopTree& first, const DopTree& second, const Pose& pose);
 
 QuantizedAxis quantize_axis(const AxisSetup& axis, double s, const FixedParams& params);
 std::vector<QuantizedAxis> quantize_setup(const SatSetup& setup, double s, const FixedParams& params);
@@ -222,8 +231,9 @@ std::vector<QuantizedAxis> quantize_setup(const SatSetup& setup, double s, const
 // The real operands of one axis test of a node pair: scaled coefficients, P, scaled unclamped p.
 RealOperands real_operands(const double* a, const double* b, int half, const AxisSetup& axis, double s);
 
-// Every coefficient of a tree divided by s (scale_coefficient) and quantized at b bits, once per
-// (tree, scale, b): the fixed-point backend never quantizes per axis test.
+// Every coefficient of a tree in its centred frame (centred_coefficients) divided by s
+// (scale_coefficient) and quantized at b bits, once per (tree, scale, b): the fixed-point backend
+// never quantizes per axis test.
 class QuantizedTree {
  public:
   QuantizedTree(const DopTree& tree, double s, int b);

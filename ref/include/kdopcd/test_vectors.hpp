@@ -45,7 +45,9 @@ std::string sat_eval_line(const TestVector& v);
 // Records every axis test a traversal performs, in order (the pair test stops at the first
 // separating axis, as in collide). backend: Float or Fixed (Exact is refused); the traversal is
 // collide's with that backend, so the same pair and axis tests are recorded. Each vector is an R
-// vector (bits = `bits`) and `separated` is the verdict the traversal's own backend gave it.
+// vector (bits = `bits`) of the test in the centred frames at the scene scale (the operands the
+// fixed backend quantizes, also when the float backend steers the traversal in the file's frame),
+// and `separated` is the verdict the traversal's own backend gave it.
 // The sink returns false to stop early (the traversal is then abandoned). Returns the traversal's
 // statistics (pair and axis tests; triangle tests are not run, so contacts are 0).
 using AxisTestSink = std::function<bool(const TestVector& vector, bool separated)>;

@@ -6,10 +6,13 @@
 // documented in docs/formats.md, section "Tree image"; tree_image_test.cpp checks the code
 // against that description.
 //
-// Values are quantized exactly as the reference's fixed-point path does it (fixed_format.hpp):
-// coefficient a -> quantize_coefficient(a / s, b), vertex coordinate x -> quantize_vertex(x / s, v),
-// with one scene scale s stored in the header. A query needs both images at the same s (the
-// larger of the two trees' own largest_coefficient()), so make_tree_image takes an explicit scale.
+// Values are quantized exactly as the reference's fixed-point path does it (fixed_format.hpp), in
+// the tree's centred frame (DopTree::centre(), docs/fixed-point.md §2): coefficient a of
+// centred_coefficients() -> quantize_coefficient(a / s, b), vertex coordinate x ->
+// quantize_vertex((x - centre) / s, v), with one scene scale s and the centre stored in the
+// header. A query needs both images at the same s (the larger of the two trees' own
+// centred_largest_coefficient(), i.e. scene_scale()), so make_tree_image takes an explicit scale;
+// the host places the second object with centred_pose(pose, first centre, second centre).
 #include <array>
 #include <cstdint>
 #include <span>
@@ -20,7 +23,7 @@
 
 namespace kdopcd {
 
-inline constexpr std::uint32_t kTreeImageVersion = 1;
+inline constexpr std::uint32_t kTreeImageVersion = 2;  // 2: centred frame, the centre in the header
 inline constexpr std::size_t kTreeImageHeaderBytes = 128;  // a multiple of every allowed bus word
 inline constexpr int kTreeImageLinkBits = 64;              // the link word that starts a node record
 inline constexpr int kMaxVertexBits = 52;                  // widest v the image accepts
@@ -30,7 +33,7 @@ struct ImageParams {
   int b = 18;          // fractional bits of a coefficient; field width b+2 (signed)
   int v = 24;          // fractional bits of a vertex coordinate; field width v+2 (signed)
   int bus_width = 64;  // W in bits: records are padded to whole W-bit bus words ("beats")
-  double scale = 0;    // scene scale s; 0 = the tree's own largest_coefficient()
+  double scale = 0;    // scene scale s; 0 = the tree's own centred_largest_coefficient()
 };
 
 // One node record, decoded. `depth` is not stored in the image: the reader derives it from the
@@ -54,6 +57,7 @@ struct TreeImage {
   int v = 24;
   int bus_width = 64;
   double scale = 1;
+  std::array<double, 3> centre{};  // the object's centre (DopTree::centre()), file coordinates
   std::int32_t max_depth = 0;
   std::int32_t root = 0;
   std::vector<ImageNode> nodes;          // the writer emits DopTree's pre-order
@@ -77,10 +81,11 @@ struct TreeImage {
   std::uint64_t triangle_address(std::size_t t) const { return triangle_section_offset() + t * triangle_stride(); }
 };
 
-// Quantizes `tree` (and its mesh's triangles) at params.scale, or at tree.largest_coefficient()
-// when params.scale is 0. Throws InputError "<mesh name>: ..." for a bad parameter (b outside
-// 1..kMaxFixedBits, v outside 1..kMaxVertexBits, W not in kTreeImageBusWidths, scale not finite
-// and positive) or when some |coefficient| / s or |vertex coordinate| / s exceeds 1.
+// Quantizes `tree` (and its mesh's triangles) in its centred frame at params.scale, or at
+// tree.centred_largest_coefficient() when params.scale is 0. Throws InputError "<mesh name>: ..."
+// for a bad parameter (b outside 1..kMaxFixedBits, v outside 1..kMaxVertexBits, W not in
+// kTreeImageBusWidths, scale not finite and positive) or when some |centred coefficient| / s or
+// |centred vertex coordinate| / s exceeds 1.
 TreeImage make_tree_image(const DopTree& tree, const ImageParams& params);
 
 // The bytes of the image (header, node section, triangle section). Throws InputError

@@ -72,8 +72,11 @@ struct QuantizedPose {
 // place_vertices uses.
 QuantizedPose quantize_pose(const Pose& pose, double s, TriangleFixedParams params);
 
-// The vertices as stored in the tree image: q = quantize_vertex(x / s, v) per coordinate.
-// Throws std::out_of_range when some |q| > 2^v (s is smaller than the mesh's extent).
+// The vertices as stored in the tree image: q = quantize_vertex((x - centre) / s, v) per
+// coordinate, x - centre rounded once in double (centred_vertices). The fixed backend and the tree
+// image use the tree's centre() (docs/fixed-point.md §2); the overload without a centre is the
+// file's frame (centre 0). Throws std::out_of_range when some |(x - centre) / s| > 1.
+std::vector<FixedVertex> quantize_vertices(const Mesh& mesh, const Vec3& centre, double s, int v);
 std::vector<FixedVertex> quantize_vertices(const Mesh& mesh, double s, int v);
 
 // A stored vertex of the first object at the common scale: q << m.
