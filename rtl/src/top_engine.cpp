@@ -1,5 +1,5 @@
 // One verilated accelerator top per process and configuration, driven by the bus models of
-// testbenches/top/axi_harness.hpp; each query loads both tree images and the registers, starts the
+// the driver library rtl/driver (kdopcd_driver/query_driver.hpp); each query loads both tree images and the registers, starts the
 // top and clocks it until DONE (docs/accelerator.md). Vkdopcd_top has the default parameters;
 // Vkdopcd_top_o1 (normal build only) differs in MAX_OUT = 1, the configuration in which prefetch
 // records still wait in the fetch queue when they are abandoned.
@@ -12,7 +12,7 @@
 #if KDOPCD_TOP_WITH_O1
 #include "Vkdopcd_top_o1.h"
 #endif
-#include "axi_harness.hpp"
+#include "kdopcd_driver/query_driver.hpp"
 
 namespace kdopcd::rtl {
 
@@ -22,7 +22,7 @@ template <class Top>
 struct Engine {
   VerilatedContext ctx;
   Top top{&ctx};
-  rtltb::Harness<Top> h{top, &ctx};
+  driver::Harness<Top> h{top, &ctx};
   Engine() {
     ctx.fatalOnError(true);  // an SVA protocol assertion stops the process: a defect, never ignored
     h.reset();
@@ -76,26 +76,26 @@ TraversalStats TopResult::traversal() const {
 namespace {
 
 template <class Top>
-rtltb::RtlTopQuery run(Engine<Top>& e, const DopTree& first, const DopTree& second, const Pose& pose,
+driver::RtlTopQuery run(Engine<Top>& e, const DopTree& first, const DopTree& second, const Pose& pose,
                        const TopParams& p) {
-  rtltb::AxiMemoryParams mp;
+  driver::AxiMemoryParams mp;
   mp.latency = p.mem_latency;
   mp.cycles_per_beat = p.cycles_per_beat;
   mp.stall = p.stalls;
   mp.stall_probability = p.stall_probability;
   mp.seed = p.seed;
   e.h.mem.set_params(mp);
-  rtltb::AxiLiteParams lp;
+  driver::AxiLiteParams lp;
   lp.stall = p.stalls;
   lp.seed = p.seed + 1;
   e.h.lite.set_params(lp);
-  rtltb::StreamSinkParams sp;
+  driver::StreamSinkParams sp;
   sp.stall = p.stalls;
   sp.stall_probability = p.stall_probability;
   sp.seed = p.seed + 2;
   e.h.sink.set_params(sp);
 
-  rtltb::RtlQueryParams q;
+  driver::RtlQueryParams q;
   q.axes = p.axes;
   q.rule = p.rule;
   q.continue_axes = p.continue_axes;
@@ -103,7 +103,7 @@ rtltb::RtlTopQuery run(Engine<Top>& e, const DopTree& first, const DopTree& seco
   q.vertex_bits = p.vertex_bits;
   q.rotation_bits = p.rotation_bits;
   q.stack_limit = p.stack_limit;
-  return rtltb::run_query(e.top, e.h, first, second, pose, q);
+  return driver::run_query(e.top, e.h, first, second, pose, q);
 }
 
 }  // namespace
@@ -117,7 +117,7 @@ TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& 
                                 ", v = m = " + std::to_string(cfg.v) + "; the query asks for something else");
   if (p.mem_latency < 0 || p.cycles_per_beat < 1 || p.axes < 0 || p.stall_probability < 0 || p.stall_probability >= 1)
     throw std::invalid_argument("rtl engine: memory latency >= 0, cycles per beat >= 1, 0 <= stall probability < 1");
-  rtltb::RtlTopQuery r;
+  driver::RtlTopQuery r;
   if (p.max_outstanding == cfg.max_outstanding) {
     r = run(engine<Vkdopcd_top>(), first, second, pose, p);
 #if KDOPCD_TOP_WITH_O1
@@ -134,7 +134,7 @@ TopResult simulate_top(const DopTree& first, const DopTree& second, const Pose& 
   TopResult out;
   out.started = r.started;
   out.contacts = r.contacts;
-  const rtltb::RtlCounters& c = r.counters;
+  const driver::RtlCounters& c = r.counters;
   out.counters = {c.cycles,     c.pair_tests, c.axis_issued, c.axis_effective, c.axis_cancelled,
                   c.axis_continued, c.leaf_pairs, c.tri_tests, c.contacts,    c.max_stack,
                   c.mem_beats,  c.wasted_beats, c.stall_cycles};

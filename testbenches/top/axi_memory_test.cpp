@@ -10,13 +10,13 @@
 
 #include "Vkdopcd_axi_read_checker.h"
 #include "Vkdopcd_regs.h"
-#include "axi_harness.hpp"
+#include "kdopcd_driver/query_driver.hpp"
 #include "regs_port_refs.hpp"
 #include "kdopcd/shapes.hpp"
 
 namespace {
 
-using namespace kdopcd::rtltb;
+using namespace kdopcd::driver;
 using Chk = Vkdopcd_axi_read_checker;
 
 // The read master played by the test: bursts presented on AR in order (ARVALID held until

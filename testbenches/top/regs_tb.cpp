@@ -7,12 +7,12 @@
 
 #include "Vkdopcd_axil_checker.h"
 #include "Vkdopcd_regs.h"
-#include "axi_harness.hpp"
+#include "kdopcd_driver/query_driver.hpp"
 #include "regs_port_refs.hpp"
 
 namespace {
 
-using namespace kdopcd::rtltb;
+using namespace kdopcd::driver;
 
 constexpr int kK = 24, kB = 18, kC = 18, kZ = 18, kV = 24, kM = 24, kW = 64;
 constexpr int kAxisBits = 6 * (kC + 1) + (kZ + 4) + 6 * 5;  // 166 ($clog2(24) = 5)

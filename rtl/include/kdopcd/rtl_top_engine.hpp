@@ -2,7 +2,7 @@
 // The verilated accelerator top (rtl/kdopcd_top.sv) as a query engine: `kdop sim --engine rtl`
 // and the top's testbench run a collision query through it. This header does not include
 // Verilator; the engine (rtl/src/top_engine.cpp) owns one verilated top and its bus models
-// (testbenches/top/axi_harness.hpp), docs/accelerator.md.
+// (rtl/driver, kdopcd_driver/query_driver.hpp), docs/accelerator.md.
 #include <cstdint>
 #include <string>
 #include <vector>
