@@ -16,13 +16,12 @@
 
 namespace {
 
-// Everything printed on stdout must have reached it: a full disk or a closed pipe behind stdout is
-// an output error (exit 2), not a silent success.
-bool stdout_failed(int& error) {
+// Everything printed on stdout must have reached it: a full disk behind stdout is an output error
+// (exit 2), not a silent success. Empty when stdout is fine.
+std::string stdout_error() {
   errno = 0;
-  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
-  error = errno;
-  return failed;
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return {};
+  return fmt::format("standard output: write failed: {}", std::strerror(errno != 0 ? errno : EIO));
 }
 
 int report(const char* kind, const std::string& what, int status) {
@@ -60,8 +59,6 @@ int main(int argc, char** argv) {
     }
     return report("error", fmt::format("{} (see kdop --help, or kdop COMMAND --help)", e.what()), kExitInputError);
   } catch (const kdopcd::InputError& e) {
-    int error = 0;
-    if (stdout_failed(error)) return report("error", fmt::format("standard output: write failed: {}", std::strerror(error)), kExitInputError);
     return report("error", e.what(), kExitInputError);
   } catch (const kdopcd::OverflowError& e) {
     status = report("overflow", e.what(), kExitOverflow);
@@ -69,13 +66,11 @@ int main(int argc, char** argv) {
     status = report("check failed", e.what(), kExitCheckFailed);
   } catch (const std::exception& e) {
     // A full stdout makes fmt::print throw: that is an output error, not a defect.
-    int error = 0;
-    if (stdout_failed(error)) return report("error", fmt::format("standard output: write failed: {}", std::strerror(error)), kExitInputError);
+    if (const std::string out = stdout_error(); !out.empty()) return report("error", out, kExitInputError);
     return report("internal error", e.what(), kExitDefect);
+  } catch (...) {
+    return report("internal error", "an exception of unknown type", kExitDefect);
   }
-  int error = 0;
-  if (stdout_failed(error))
-    return report("error", fmt::format("standard output: write failed: {}", std::strerror(error ? error : EIO)),
-                  kExitInputError);
+  if (const std::string out = stdout_error(); !out.empty()) return report("error", out, kExitInputError);
   return status;
 }
