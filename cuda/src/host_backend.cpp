@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kdopcd/error.hpp"
 #include "kdopcd_cuda/multibody.hpp"
 
 namespace kdopcd::cuda {
@@ -22,7 +23,9 @@ void check_outcomes(const NarrowOutput& out) {
   for (std::size_t i = 0; i < out.outcomes.size(); ++i) {
     const PairOutcome& o = out.outcomes[i];
     if (o.status != std::uint32_t(TraversalStatus::Ok))
-      throw std::runtime_error(fmt::format("narrow phase: traversal stack overflow in task {} (trees too deep)", i));
+      throw OverflowError(fmt::format("narrow phase: traversal stack overflow in object pair task {} (trees too "
+                                      "deep for the stack; try --traversal explicit)",
+                                      i));
     if (o.stored != o.emitted)
       throw std::runtime_error(fmt::format("narrow phase: task {} stored {} of {} candidates", i, o.stored, o.emitted));
   }

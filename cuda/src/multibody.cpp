@@ -109,6 +109,13 @@ MultibodyResult MultibodyWorld::run(const MultibodyOptions& options) const {
   if (options.sat == SatBackend::Exact)
     throw InputError("multibody: the exact SAT backend is the host reference only (use float or fixed)");
   if (options.sat == SatBackend::Fixed) validate_fixed_params(options.fixed);
+  if (options.threads < 0 || options.threads > kMaxThreads)
+    throw InputError(fmt::format("multibody: threads must lie in 0..{} (0 = all cores), got {}", kMaxThreads,
+                                 options.threads));
+  if (options.initial_capacity > kMaxInitialCapacity)
+    throw InputError(fmt::format("multibody: initial result capacity must lie in 0..{} candidates (0 = automatic), "
+                                 "got {}",
+                                 kMaxInitialCapacity, options.initial_capacity));
   const auto t_total = std::chrono::steady_clock::now();
   const std::clock_t c_total = std::clock();
   MultibodyResult result;

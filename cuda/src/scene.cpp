@@ -3,10 +3,10 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd_cuda/multibody.hpp"
 
 namespace kdopcd::cuda {
@@ -46,12 +46,12 @@ struct SplitMix {
 
 }  // namespace
 
-Scene load_scene(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open scene file", path));
+Scene load_scene(const std::string& path) { return parse_scene(read_whole_file(path, "scene file"), path); }
+
+Scene parse_scene(const std::string& text, const std::string& path) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
@@ -89,16 +89,19 @@ void save_scene(const Scene& scene, const std::string& path) {
     const std::string rel = mesh.lexically_relative(base).generic_string();
     const auto& q = o.pose.rotation;
     const auto& t = o.pose.translation;
+    std::string mesh_json;
+    try {
+      mesh_json = nlohmann::json(rel.empty() ? mesh.generic_string() : rel).dump();
+    } catch (const nlohmann::json::exception&) {
+      throw InputError(fmt::format("{}: mesh path {} is not valid UTF-8, which a JSON scene cannot hold", path, o.mesh));
+    }
     text += fmt::format(
         "  {{\"mesh\":{},\"rotation\":[{:.17g},{:.17g},{:.17g},{:.17g}],\"translation\":[{:.17g},{:.17g},{:.17g}]}}{}\n",
-        nlohmann::json(rel.empty() ? mesh.generic_string() : rel).dump(), q.w(), q.x(), q.y(), q.z(), t.x(), t.y(),
+        mesh_json, q.w(), q.x(), q.y(), q.z(), t.x(), t.y(),
         t.z(), i + 1 < scene.objects.size() ? "," : "");
   }
   text += "]}\n";
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot write scene file", path));
-  out << text;
-  if (!out) throw InputError(fmt::format("{}: write failed", path));
+  write_whole_file(path, text);
 }
 
 Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects, double density, std::uint64_t seed) {

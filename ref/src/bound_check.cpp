@@ -9,12 +9,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "kdopcd/dop_tree.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/exact_sum.hpp"
 
 namespace kdopcd {
@@ -452,7 +452,7 @@ std::string bound_report_json(const BoundReport& r) {
                       {"recorded", stats_to_json(r.recorded)},
                       {"passed", r.passed()},
                       {"seconds", r.seconds}};
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // paths need not be UTF-8
 }
 
 BoundReport parse_bound_report(const std::string& text, const std::string& name) {
@@ -480,18 +480,11 @@ BoundReport parse_bound_report(const std::string& text, const std::string& name)
 }
 
 void write_bound_report(const std::string& path, const BoundReport& report) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot write the report", path));
-  out << bound_report_json(report);
-  if (!out) throw InputError(fmt::format("{}: write failed", path));
+  write_whole_file(path, bound_report_json(report));
 }
 
 BoundReport load_bound_report(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open the report", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_bound_report(text.str(), path);
+  return parse_bound_report(read_whole_file(path, "verify-bound report"), path);
 }
 
 BoundReport merge_bound_reports(const std::vector<BoundReport>& reports) {

@@ -39,11 +39,19 @@
 #include <fmt/format.h>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 
 // Assimp 5.2.5 leaks its partial scene on some import errors (bad ascii STL, bad OBJ). Under
 // AddressSanitizer (the asan-ubsan preset) LeakSanitizer would fail every test that feeds it
 // garbage, for a leak we cannot fix; allocations made inside ReadFile are exempted instead.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)  // gcc
+#define KDOPCD_ASAN 1
+#elif defined(__has_feature)  // clang (the fuzz targets, docs/fuzzing.md)
+#if __has_feature(address_sanitizer)
+#define KDOPCD_ASAN 1
+#endif
+#endif
+#if defined(KDOPCD_ASAN)
 #include <sanitizer/lsan_interface.h>
 #define KDOPCD_ASSIMP_LEAKS_IGNORED __lsan::ScopedDisabler assimp_leaks_ignored
 #else
@@ -648,10 +656,8 @@ std::string read_file(const std::string& path) {
 }  // namespace
 
 Mesh load_mesh(const std::string& path) {
+  require_regular_file(path, "mesh");  // a directory, FIFO or device is refused by name
   std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) fail(path, "file not found");
-  if (!fs::is_regular_file(st)) fail(path, "not a regular file");
 
   const std::string ext = lower_extension(path);
   if (ext != ".off" && ext != ".obj" && ext != ".stl" && ext != ".ply") {
@@ -678,14 +684,12 @@ Mesh load_mesh(const std::string& path) {
 }
 
 void save_off(const Mesh& mesh, const std::string& path) {
-  std::FILE* out = std::fopen(path.c_str(), "wb");
-  if (out == nullptr) fail(path, fmt::format("cannot open file for writing: {}", std::strerror(errno)));
+  OutputFile out(path);
   // %.17g: enough digits that parsing gives back the identical double.
-  bool ok = std::fprintf(out, "OFF\n%zu %zu 0\n", mesh.vertices.size(), mesh.triangles.size()) > 0;
-  for (const Vec3& v : mesh.vertices) ok = ok && std::fprintf(out, "%.17g %.17g %.17g\n", v.x(), v.y(), v.z()) > 0;
-  for (const TriangleIndices& t : mesh.triangles) ok = ok && std::fprintf(out, "3 %u %u %u\n", t[0], t[1], t[2]) > 0;
-  ok = (std::fclose(out) == 0) && ok;
-  if (!ok) fail(path, "write error");
+  out << fmt::format("OFF\n{} {} 0\n", mesh.vertices.size(), mesh.triangles.size());
+  for (const Vec3& v : mesh.vertices) out << fmt::format("{:.17g} {:.17g} {:.17g}\n", v.x(), v.y(), v.z());
+  for (const TriangleIndices& t : mesh.triangles) out << fmt::format("3 {} {} {}\n", t[0], t[1], t[2]);
+  out.close();
 }
 
 }  // namespace kdopcd

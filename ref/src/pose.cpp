@@ -4,11 +4,11 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/exact_sum.hpp"
+#include "kdopcd/file_io.hpp"
 
 namespace kdopcd {
 
@@ -45,8 +45,11 @@ Pose parse_pose(const std::string& text, const std::string& where) {
 }
 
 std::vector<Pose> load_poses(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open pose file", path));
+  return parse_poses(read_whole_file(path, "pose file"), path);
+}
+
+std::vector<Pose> parse_poses(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
   std::vector<Pose> poses;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

@@ -1,8 +1,9 @@
 #include "kdopcd/pose_classes.hpp"
 
-#include <stdexcept>
+#include <fmt/format.h>
 
 #include "kdopcd/collide.hpp"
+#include "kdopcd/error.hpp"
 
 namespace kdopcd {
 
@@ -44,7 +45,12 @@ std::array<ClassifiedPose, 4> make_pose_classes(const DopTree& first, const DopT
   const double size = std::max(root_size(first), root_size(second));
 
   double lo = 0, hi = 2 * size;
-  if (contacts_at(lo) == 0) throw std::runtime_error("make_pose_classes: no contact with the centres together");
+  if (contacts_at(lo) == 0)
+    throw InputError(fmt::format(
+        "{} and {}: no triangle touches another with the centres of the two objects together (one lies inside the "
+        "other, or between its surfaces), so no intersecting pose exists along this direction; give meshes whose "
+        "surfaces cross when centred, or another rotation",
+        first.mesh().name, second.mesh().name));
   while (contacts_at(hi) != 0) hi *= 2;
   for (int i = 0; i < 50 && hi - lo > 1e-9 * size; ++i) {
     const double mid = (lo + hi) / 2;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/sat_float.hpp"
 
 namespace kdopcd {
@@ -114,8 +115,7 @@ std::vector<TestVector> parse_test_vectors(std::istream& in, const std::string& 
 }
 
 std::vector<TestVector> load_test_vectors(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open the vector file", path));
+  std::istringstream in(read_whole_file(path, "vector file"));
   return parse_test_vectors(in, path);
 }
 

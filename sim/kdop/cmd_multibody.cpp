@@ -4,10 +4,10 @@
 
 #include <chrono>
 #include <ctime>
-#include <fstream>
-
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd_cuda/multibody.hpp"
 #include "query_report.hpp"
@@ -34,12 +34,15 @@ void run_multibody(const MultibodyArgs& args) {
   o.rule = parse_descent_rule(args.rule);
   o.sat = parse_sat_backend(args.sat);
   if (o.sat == SatBackend::Exact) throw InputError("--sat: float or fixed (exact is the reference's alone)");
-  o.fixed = parse_fixed_params(args.bits);
+  o.fixed = parse_bits_option(args.bits);
   o.threads = args.threads;
   o.initial_capacity = args.capacity;
 
   const auto t_load = std::chrono::steady_clock::now();
   const cuda::Scene scene = cuda::load_scene(args.scene);
+  std::vector<std::string> inputs{args.scene};
+  for (const cuda::SceneObject& object : scene.objects) inputs.push_back(object.mesh);
+  check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}}, inputs);
   const cuda::MultibodyWorld world(scene, args.k);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_load).count();
   std::size_t triangles = 0;
@@ -68,10 +71,7 @@ void run_multibody(const MultibodyArgs& args) {
   fmt::print("  total           {:10.3f} ms\n", ms(r.times.total));
 
   if (!args.pairs_path.empty()) {
-    std::ofstream out(args.pairs_path);
-    if (!out) throw InputError(fmt::format("{}: cannot open for writing", args.pairs_path));
-    out << cuda::format_pairs(r);
-    if (!out) throw InputError(fmt::format("{}: write failed", args.pairs_path));
+    write_whole_file(args.pairs_path, cuda::format_pairs(r));
   }
   bool all_equal = true;
   if (args.check) {
@@ -130,7 +130,7 @@ void run_multibody(const MultibodyArgs& args) {
                           {"total", r.times.total}}}};
     write_json_file(args.json_path, j);
   }
-  if (!all_equal) throw std::runtime_error("contact sets differ from kdopcd::collide");
+  if (!all_equal) throw CheckFailed("contact sets differ from kdopcd::collide");
 }
 
 void add_multibody_command(CLI::App& app) {
@@ -146,13 +146,19 @@ void add_multibody_command(CLI::App& app) {
   cmd->add_option("--broad", args->broad, "broad phase: grid (GPU default) or sweep (host default)");
   cmd->add_option("--traversal", args->traversal, "binary (binary stack) or explicit (stack of node pairs)")
       ->capture_default_str();
-  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
-  cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(k_values())->capture_default_str();
+  cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k; more than k means k)")
+      ->check(CLI::Range(0, 26));
   cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
   cmd->add_option("--sat", args->sat, "SAT arithmetic: float or fixed")->capture_default_str();
-  cmd->add_option("--bits", args->bits, "fixed SAT: fractional bits b,c,z (or one n)")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "CPU threads of the host phases (0 = all)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--capacity", args->capacity, "initial result buffer, candidates (0 = 256 per object pair)");
+  cmd->add_option("--bits", args->bits, "fixed SAT: fractional bits b,c,z (or one n), each 4..44")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "CPU threads of the host phases (0 = all)")
+      ->check(CLI::Range(0, cuda::kMaxThreads))
+      ->capture_default_str();
+  cmd->add_option("--capacity", args->capacity,
+                  "initial result buffer, candidates (0 = 256 per object pair, at least 4096; it grows as needed)")
+      ->check(CLI::Range(std::uint64_t(0), cuda::kMaxInitialCapacity))
+      ->capture_default_str();
   cmd->add_flag("--check", args->check, "compare every object pair with kdopcd::collide (contacts and counts)");
   cmd->callback([args] { run_multibody(*args); });
 }

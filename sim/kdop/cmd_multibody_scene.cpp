@@ -2,12 +2,18 @@
 #if defined(KDOPCD_WITH_CUDA)
 #include <fmt/format.h>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd_cuda/multibody.hpp"
 
 namespace kdopcd::cli {
 namespace {
+
+// Each object is a copy of the mesh with its own tree in `kdop multibody`: a million is far beyond
+// any scene the tools are meant for, and keeps the generator's memory bounded.
+constexpr int kMaxSceneObjects = 1 << 20;
 
 struct SceneArgs {
   std::string mesh, output;
@@ -17,6 +23,7 @@ struct SceneArgs {
 };
 
 void run_scene(const SceneArgs& a) {
+  check_outputs({{"--output", a.output}}, {a.mesh});
   const Mesh mesh = load_mesh(a.mesh);
   const cuda::Scene scene = cuda::generate_scene(a.mesh, mesh, a.objects, a.density, a.seed);
   cuda::save_scene(scene, a.output);
@@ -32,12 +39,14 @@ void add_scene_command(CLI::App& app) {
   auto a = std::make_shared<SceneArgs>();
   CLI::App* cmd = app.add_subcommand("multibody-scene", "generate a multibody scene: copies of a mesh on a jittered grid");
   cmd->add_option("--mesh", a->mesh, "mesh file (OFF, OBJ, STL, PLY)")->required();
-  cmd->add_option("--objects", a->objects, "number of objects")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--objects", a->objects, "number of objects")
+      ->check(CLI::Range(1, kMaxSceneObjects))
+      ->capture_default_str();
   cmd->add_option("--density", a->density,
                   "grid spacing = bounding-sphere diameter / cbrt(density): 1 = neighbouring spheres touch")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_range(1e-3, 1e3))
       ->capture_default_str();
-  cmd->add_option("--seed", a->seed, "random seed (rotations, jitter)")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "random seed (rotations, jitter)")->check(unsigned_integer())->capture_default_str();
   cmd->add_option("-o,--output", a->output, "scene JSON to write (mesh path stored relative to it)")->required();
   cmd->callback([a] { run_scene(*a); });
 }

@@ -2,8 +2,10 @@
 // Writes the tree image (docs/formats.md "Tree image") of a mesh's DOP-tree.
 #include <fmt/format.h>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "kdopcd/dop_tree.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/fixed_format.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/tree_image.hpp"
@@ -18,10 +20,12 @@ struct PackArgs {
 };
 
 void run_pack(const PackArgs& args) {
+  check_outputs({{"--out", args.out}}, {args.mesh});
   const Mesh mesh = load_mesh(args.mesh);
   const DopTree tree(mesh, args.k);
   const TreeImage image = make_tree_image(tree, args.params);
-  write_tree_image(args.out, image);
+  const std::vector<std::uint8_t> bytes = encode(image);
+  write_whole_file(args.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   fmt::print("{}: {} triangles, {} nodes, tree depth {}\n", args.mesh, image.triangles.size(), image.nodes.size(),
              image.max_depth);
   fmt::print("k = {}, b = {} ({}-bit coefficients), v = {} ({}-bit coordinates), bus W = {} bits\n", image.k, image.b,
@@ -42,7 +46,7 @@ void add_pack_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("pack", "write the packed tree image (quantized DOP-tree + triangles) of a mesh");
   cmd->add_option("MESH", args->mesh, "mesh: OFF, OBJ, STL or PLY")->required();
   cmd->add_option("--out", args->out, "tree image file to write")->required();
-  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
+  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(k_values())->capture_default_str();
   cmd->add_option("--bits", args->params.b, "fractional bits b of a coefficient (stored in b+2 bits)")
       ->check(CLI::Range(1, kMaxFixedBits))
       ->capture_default_str();
@@ -55,7 +59,7 @@ void add_pack_command(CLI::App& app) {
   cmd->add_option("--scale", args->params.scale,
                   "scene scale s (default: the tree's own largest centred |coefficient|; give both objects of a "
                   "query the larger of their two)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite(1e300));
   cmd->callback([args] { run_pack(*args); });
 }
 

@@ -3,10 +3,12 @@
 // as a pose file.
 #include <fmt/format.h>
 
-#include <fstream>
+#include <numbers>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/pose_classes.hpp"
 
@@ -22,6 +24,7 @@ struct PosesArgs {
 };
 
 void run_poses(const PosesArgs& args) {
+  check_outputs({{"--out", args.out}}, {args.first, args.second});
   const Mesh first = load_mesh(args.first), second = load_mesh(args.second);
   const DopTree first_tree(first, args.k), second_tree(second, args.k);
   const Vec3 axis(args.axis[0], args.axis[1], args.axis[2]);
@@ -29,8 +32,7 @@ void run_poses(const PosesArgs& args) {
   if (!(axis.norm() > 0) || !(direction.norm() > 0)) throw InputError("--axis and --direction must be non-zero");
   const auto poses = make_pose_classes(first_tree, second_tree,
                                        Eigen::Quaterniond(Eigen::AngleAxisd(args.angle, axis.normalized())), direction);
-  std::ofstream out(args.out);
-  if (!out) throw InputError(fmt::format("{}: cannot open for writing", args.out));
+  OutputFile out(args.out);
   out << fmt::format("# {} (first) vs {} (second): one pose per class, 'qw qx qy qz tx ty tz'\n", args.first,
                      args.second);
   for (const ClassifiedPose& cp : poses) {
@@ -39,7 +41,7 @@ void run_poses(const PosesArgs& args) {
     out << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}  # {}\n", q.w(), q.x(), q.y(), q.z(),
                        t.x(), t.y(), t.z(), to_string(cp.kind));
   }
-  if (!out) throw InputError(fmt::format("{}: write failed", args.out));
+  out.close();
   fmt::print("wrote {}: intersecting, close-proximity, small-proximity, separated\n", args.out);
 }
 
@@ -49,12 +51,18 @@ void add_poses_command(CLI::App& app) {
   cmd->add_option("FIRST", args->first, "first mesh (stays at the origin)")->required();
   cmd->add_option("SECOND", args->second, "second mesh (placed by the poses)")->required();
   cmd->add_option("--out", args->out, "pose file to write")->required();
-  cmd->add_option("--angle", args->angle, "rotation of the second object, radians")->capture_default_str();
-  cmd->add_option("--axis", args->axis, "rotation axis")->expected(3)->capture_default_str();
-  cmd->add_option("--direction", args->direction, "direction along which the second object is moved")
-      ->expected(3)
+  cmd->add_option("--angle", args->angle, "rotation of the second object, radians")
+      ->check(finite_range(-2 * std::numbers::pi, 2 * std::numbers::pi))
       ->capture_default_str();
-  cmd->add_option("--k", args->k, "k of the trees used in the search")->check(CLI::IsMember({6, 14, 18, 24, 26}));
+  cmd->add_option("--axis", args->axis, "rotation axis x y z (not zero)")
+      ->expected(3)
+      ->check(finite_range(-1e6, 1e6))
+      ->capture_default_str();
+  cmd->add_option("--direction", args->direction, "direction x y z along which the second object is moved (not zero)")
+      ->expected(3)
+      ->check(finite_range(-1e6, 1e6))
+      ->capture_default_str();
+  cmd->add_option("--k", args->k, "k of the trees used in the search")->check(k_values())->capture_default_str();
   cmd->callback([args] { run_poses(*args); });
 }
 

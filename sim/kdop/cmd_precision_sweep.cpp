@@ -4,11 +4,11 @@
 // (false positives: DOP pairs the exact test separates but the fixed test keeps).
 #include <fmt/format.h>
 
-#include <fstream>
-
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/mesh_io.hpp"
 
 namespace kdopcd::cli {
@@ -22,12 +22,13 @@ struct SweepArgs {
 
 void run_sweep(const SweepArgs& args) {
   if (args.from < 4 || args.to > kMaxFixedBits || args.from > args.to || args.step < 1)
-    throw InputError(fmt::format("bit range {}..{} step {} must lie in 4..{}", args.from, args.to, args.step, kMaxFixedBits));
+    throw InputError(fmt::format("bit range --from {} --to {} --step {}: need 4 <= from <= to <= {} and step >= 1",
+                                 args.from, args.to, args.step, kMaxFixedBits));
+  check_outputs({{"--csv", args.csv}}, {args.first, args.second, args.poses_file});
   const std::vector<Pose> poses = load_poses(args.poses_file);
   const Mesh first = load_mesh(args.first), second = load_mesh(args.second);
   const DopTree first_tree(first, args.k), second_tree(second, args.k);
-  std::ofstream out(args.csv);
-  if (!out) throw InputError(fmt::format("{}: cannot open for writing", args.csv));
+  OutputFile out(args.csv);
   const std::string scene = args.scene.empty() ? first.name + " vs " + second.name : args.scene;
   out << "scene,pose,bits,pair_tests,triangle_tests,contacts,exact_pair_tests,exact_triangle_tests,exact_contacts,"
          "extra_pair_tests,extra_triangle_tests\n";
@@ -46,7 +47,7 @@ void run_sweep(const SweepArgs& args) {
     fmt::print("{} pose {}: exact {} pair tests, {} contacts; swept bits {}..{}\n", scene, p, exact.stats.pair_tests,
                exact.stats.contacts, args.from, args.to);
   }
-  if (!out) throw InputError(fmt::format("{}: write failed", args.csv));
+  out.close();
 }
 
 void add_sweep_command(CLI::App& app) {
@@ -57,10 +58,10 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--poses", args->poses_file, "pose file")->required();
   cmd->add_option("--csv", args->csv, "CSV file to write")->required();
   cmd->add_option("--scene", args->scene, "scene name in the CSV (default: the mesh names)");
-  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
-  cmd->add_option("--from", args->from, "smallest b = c = z")->capture_default_str();
-  cmd->add_option("--to", args->to, "largest b = c = z")->capture_default_str();
-  cmd->add_option("--step", args->step, "bit step")->capture_default_str();
+  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(k_values())->capture_default_str();
+  cmd->add_option("--from", args->from, "smallest b = c = z")->check(CLI::Range(4, kMaxFixedBits))->capture_default_str();
+  cmd->add_option("--to", args->to, "largest b = c = z")->check(CLI::Range(4, kMaxFixedBits))->capture_default_str();
+  cmd->add_option("--step", args->step, "bit step")->check(CLI::Range(1, kMaxFixedBits))->capture_default_str();
   cmd->callback([args] { run_sweep(*args); });
 }
 

@@ -21,6 +21,7 @@ struct SatEvalArgs {
 
 void run_sat_eval(const SatEvalArgs& args) {
   const std::vector<TestVector> vectors = load_test_vectors(args.path);
+  if (vectors.empty()) throw InputError(fmt::format("{}: no test vectors in the file (docs/test-vectors.md)", args.path));
   if (args.engine == "ref") {
     for (const TestVector& v : vectors) fmt::print("{}\n", sat_eval_line(v));
     return;

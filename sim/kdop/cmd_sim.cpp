@@ -7,9 +7,11 @@
 
 #include <chrono>
 
+#include "cli_support.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/fixed_precision.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd_model/model.hpp"
@@ -148,6 +150,13 @@ nlohmann::json print_v2_resources(const model::ModelParams& p, int k, const DopT
 void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   if (args.engine != "model" && args.engine != "rtl" && args.engine != "both")
     throw InputError("--engine must be model, rtl or both (got '" + args.engine + "')");
+  {
+    // SystemC writes the trace to the path without its .vcd, plus .vcd.
+    std::string trace = args.p.trace_path;
+    if (!trace.empty() && !trace.ends_with(".vcd")) trace += ".vcd";
+    check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}, {"--trace", trace}},
+                  {args.first, args.second, args.poses_file});
+  }
   std::vector<Pose> poses;
   if (!args.poses_file.empty()) poses = load_poses(args.poses_file);
   if (!args.pose_text.empty()) poses.push_back(parse_pose(args.pose_text, "--pose"));
@@ -164,7 +173,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   check_arch_options(p, arch_options);
   p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
   p.rule = parse_descent_rule(args.rule);
-  p.fixed = parse_fixed_params(args.bits);
+  p.fixed = parse_bits_option(args.bits);
   if (p.pipeline_latency == 0)
     p.pipeline_latency = p.arch == model::Architecture::V2 ? model::kWideSatLatency
                                                            : model::rtl_pipeline_latency(p.fixed.b, p.fixed.c);
@@ -332,9 +341,12 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
                              {"clock_mhz", p.clock_mhz}, {"poses", rows}};
     write_json_file(args.json_path, report);
   }
-  if (any_error) throw std::runtime_error("stack overflow in the accelerator: raise --stack-depth");
-  if (!all_equal) throw std::runtime_error(args.engine == "both" ? "the engines differ (or differ from the reference)"
-                                                                 : "the accelerator differs from the reference");
+  if (any_error)
+    throw OverflowError(fmt::format("the accelerator's {} overflowed ({} entries): contact sets are incomplete; raise "
+                                    "--stack-depth",
+                                    v2 ? "pending set" : "DOP-pair stack", p.stack_depth));
+  if (!all_equal) throw CheckFailed(args.engine == "both" ? "the engines differ (or differ from the reference)"
+                                                          : "the accelerator differs from the reference");
 }
 
 void add_sim_command(CLI::App& app) {
@@ -348,9 +360,10 @@ void add_sim_command(CLI::App& app) {
   poses->excludes(pose);
   model::ModelParams& p = args->p;
   cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
-  cmd->add_option("--axes", p.axes, "axes n tested per DOP pair (0 = all k)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--axes", p.axes, "axes n tested per DOP pair (0 = all k; more than k means k)")
+      ->check(CLI::Range(0, 26));
   cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
-  cmd->add_option("--bits", args->bits, "SAT fractional bits b,c,z (or one n)")->capture_default_str();
+  cmd->add_option("--bits", args->bits, "SAT fractional bits b,c,z (or one n), each 4..44")->capture_default_str();
   auto opts = std::make_shared<ArchOptions>();
   cmd->add_option("--arch", args->arch,
                   "accelerator architecture: v2 (pairs in flight, on-chip trees, wide SAT) or paper (one pair at a "
@@ -418,7 +431,7 @@ void add_sim_command(CLI::App& app) {
                          ->check(CLI::Range(1, 64))
                          ->capture_default_str());
   cmd->add_option("--clock-mhz", args->clock_mhz, "accelerator clock for times (default: paper 100, v2 250)")
-      ->check(CLI::Range(1.0, 5000.0));
+      ->check(finite_range(1.0, 5000.0));
   cmd->add_option("--trace", p.trace_path, "VCD of the top-level signals");
   cmd->add_option("--pairs", args->pairs_path, "write the contact pairs of every pose (kdop collide format)");
   cmd->add_option("--json", args->json_path, "write a JSON report to this file");
@@ -428,7 +441,7 @@ void add_sim_command(CLI::App& app) {
                   "against the model")
       ->capture_default_str();
   cmd->add_flag("--stalls", args->stalls, "rtl: random stalls and back-pressure on every bus handshake");
-  cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->check(unsigned_integer())->capture_default_str();
   CLI::Option* arch_option = cmd->get_option("--arch");
   cmd->callback([args, opts, arch_option] { run_sim(*args, *opts, arch_option->count() > 0); });
 }
@@ -439,14 +452,14 @@ const CommandRegistration registration(70, add_sim_command);
 
 #else
 
-#include <stdexcept>
+#include "kdopcd/error.hpp"
 
 namespace kdopcd::cli {
 namespace {
 void add_sim_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("sim", "cycle-accurate accelerator model (not built: SystemC was not found)");
   cmd->allow_extras();
-  cmd->callback([] { throw std::runtime_error("kdop sim: the SystemC model was not built (install libsystemc-dev)"); });
+  cmd->callback([] { throw InputError("kdop sim: the SystemC model was not built (install libsystemc-dev)"); });
 }
 const CommandRegistration registration(70, add_sim_command);
 }  // namespace

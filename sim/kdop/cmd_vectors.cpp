@@ -3,10 +3,10 @@
 // model testbenches and for kdop verify-bound --vectors.
 #include <fmt/format.h>
 
-#include <fstream>
-
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/test_vectors.hpp"
 
@@ -25,7 +25,8 @@ struct VectorsArgs {
 };
 
 void run_vectors(const VectorsArgs& args) {
-  const FixedParams bits = parse_fixed_params(args.bits);
+  check_outputs({{"--out", args.out}}, {args.first, args.second, args.poses});
+  const FixedParams bits = parse_bits_option(args.bits);
   if (args.format != "real" && args.format != "quantized")
     throw InputError(fmt::format("--format '{}': expected real or quantized", args.format));
   const SatBackend backend = parse_sat_backend(args.backend);
@@ -36,8 +37,7 @@ void run_vectors(const VectorsArgs& args) {
   const std::vector<Pose> poses = load_poses(args.poses);
   const Mesh first = load_mesh(args.first), second = load_mesh(args.second);
   const DopTree first_tree(first, args.k), second_tree(second, args.k);
-  std::ofstream out(args.out);
-  if (!out) throw InputError(fmt::format("{}: cannot open for writing", args.out));
+  OutputFile out(args.out);
   out << fmt::format("# kdop vectors {} {} k={} bits={},{},{} backend={} rule={} axes={} scale={:a}\n", args.first,
                      args.second, args.k, bits.b, bits.c, bits.z, to_string(backend), to_string(options.rule),
                      args.axes, scene_scale(first_tree, second_tree));
@@ -55,7 +55,7 @@ void run_vectors(const VectorsArgs& args) {
             line.fixed = quantized_operands(v);
             line.kind = TestVector::Kind::Quantized;
           }
-          out << format_test_vector(line) << '\n';
+          out << format_test_vector(line) << "\n";
           ++written;
           ++count;
           separated += sep;
@@ -64,7 +64,7 @@ void run_vectors(const VectorsArgs& args) {
     fmt::print("pose {}: {} pair tests, {} axis tests, {} vectors written ({} separating)\n", i, stats.pair_tests,
                stats.axis_tests, count, separated);
   }
-  if (!out) throw InputError(fmt::format("{}: write failed", args.out));
+  out.close();
   fmt::print("{} vectors -> {}\n", written, args.out);
 }
 
@@ -76,15 +76,16 @@ void add_vectors_command(CLI::App& app) {
   cmd->add_option("SECOND", args->second, "second mesh, placed by each pose")->required();
   cmd->add_option("--poses", args->poses, "pose file: one 'qw qx qy qz tx ty tz' per line")->required();
   cmd->add_option("--out", args->out, "vector file to write")->required();
-  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(CLI::IsMember({6, 14, 18, 24, 26}))->capture_default_str();
-  cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--k", args->k, "k of the k-DOPs")->check(k_values())->capture_default_str();
+  cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k; more than k means k)")
+      ->check(CLI::Range(0, 26));
   cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
-  cmd->add_option("--bits", args->bits, "fractional bits b,c,z (or one n for all three)")->capture_default_str();
+  cmd->add_option("--bits", args->bits, "fractional bits b,c,z (or one n for all three), each 4..44")->capture_default_str();
   cmd->add_option("--format", args->format, "real (R lines, hex floats) or quantized (Q lines)")->capture_default_str();
   cmd->add_option("--backend", args->backend,
                   "traversal whose axis tests are recorded: fixed (the accelerator's) or float")
       ->capture_default_str();
-  cmd->add_option("--limit", args->limit, "stop after N vectors (0 = all)");
+  cmd->add_option("--limit", args->limit, "stop after N vectors (0 = all)")->check(CLI::Range(std::uint64_t(0), kMaxCount));
   cmd->callback([args] { run_vectors(*args); });
 }
 

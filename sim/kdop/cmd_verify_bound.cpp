@@ -3,7 +3,8 @@
 //   kdop verify-bound [--bits b,c,z] [--k K] [--samples N] [--seed S] [--shard i/N]
 //                     [--vectors FILE]... [--scene FIRST SECOND --poses FILE] [--report OUT]
 //   kdop verify-bound merge A.json B.json ... --report OUT
-// Exit status 1 when any check fails (a false negative, an error outside the bound, ...).
+// Exit status 1 when any check fails (a false negative, an error outside the bound, ...); a run that
+// would check nothing is an input error (docs/cli.md).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -15,9 +16,11 @@
 #include <mutex>
 #include <thread>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "kdopcd/bound_check.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/test_vectors.hpp"
 
@@ -114,24 +117,32 @@ void print_report(const BoundReport& r) {
 }
 
 void finish(const BoundReport& report, const std::string& path) {
+  if (report.random.samples + report.recorded.samples == 0)
+    throw InputError("nothing was checked: give --samples N > 0 (this shard got none), --vectors FILE or --scene");
   print_report(report);
   if (!path.empty()) write_bound_report(path, report);
-  if (!report.passed()) {
-    std::fflush(stdout);
-    std::exit(1);
-  }
+  if (!report.passed()) throw CheckFailed("verify-bound FAILED (see the counts above)");
 }
 
 void run_verify(const VerifyArgs& args) {
   const auto t0 = std::chrono::steady_clock::now();
   BoundConfig config;
-  config.bits = parse_fixed_params(args.bits);
+  config.bits = parse_bits_option(args.bits);
   config.k = args.k;
   config.seed = args.seed;
   parse_shard(args.shard, config.shard_index, config.shard_count);
   std::atomic<std::uint64_t> done{0};
   config.progress = &done;
   if (!args.scene.empty() && args.poses.empty()) throw InputError("--scene FIRST SECOND needs --poses FILE");
+  if (args.scene.empty() && !args.poses.empty()) throw InputError("--poses FILE belongs to --scene FIRST SECOND");
+  if (args.samples == 0 && args.vectors.empty() && args.scene.empty())
+    throw InputError("nothing to check: --samples 0 and no --vectors FILE or --scene FIRST SECOND --poses FILE");
+  {
+    std::vector<std::string> inputs = args.vectors;
+    inputs.insert(inputs.end(), args.scene.begin(), args.scene.end());
+    inputs.push_back(args.poses);
+    check_outputs({{"--report", args.report}}, inputs);
+  }
 
   BoundReport report;
   report.bits = config.bits;
@@ -151,7 +162,9 @@ void run_verify(const VerifyArgs& args) {
     std::uint64_t next_index = 0;
     for (const std::string& path : args.vectors) {
       std::vector<RealOperands> reals;
-      for (const TestVector& v : load_test_vectors(path)) {
+      const std::vector<TestVector> vectors = load_test_vectors(path);
+      if (vectors.empty()) throw InputError(fmt::format("{}: no test vectors in the file (docs/test-vectors.md)", path));
+      for (const TestVector& v : vectors) {
         if (v.kind != TestVector::Kind::Real)
           throw InputError(fmt::format("{}:{}: expected an R line (verify-bound needs the real operands)", path, v.line));
         reals.push_back(v.real);  // re-quantized with --bits
@@ -193,6 +206,7 @@ void run_verify(const VerifyArgs& args) {
 
 void run_merge(const VerifyArgs& args) {
   if (args.report.empty()) throw InputError("merge: --report OUT is required");
+  check_outputs({{"--report", args.report}}, args.merge_inputs);
   std::vector<BoundReport> reports;
   for (const std::string& path : args.merge_inputs) reports.push_back(load_bound_report(path));
   const BoundReport merged = merge_bound_reports(reports);
@@ -204,19 +218,22 @@ void add_verify_bound_command(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
   CLI::App* cmd = app.add_subcommand(
       "verify-bound", "fixed-point SAT vs exact: false negatives and the error bound (random and recorded vectors)");
-  cmd->add_option("--bits", args->bits, "fractional bits b,c,z (or one n for all three)")->capture_default_str();
+  cmd->add_option("--bits", args->bits, "fractional bits b,c,z (or one n for all three), each 4..44")->capture_default_str();
   cmd->add_option("--k", args->k, "k: the orientation set (r_max, random axes)")
-      ->check(CLI::IsMember({6, 14, 18, 24, 26}))
+      ->check(k_values())
       ->capture_default_str();
-  cmd->add_option("--samples", args->samples, "random samples N (all shards together; 0 = none)")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "seed of the random samples")->capture_default_str();
+  cmd->add_option("--samples", args->samples, "random samples N (all shards together; 0 = none: then give --vectors or --scene)")
+      ->check(CLI::Range(std::uint64_t(0), kMaxCount))
+      ->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed of the random samples")->check(unsigned_integer())->capture_default_str();
   cmd->add_option("--shard", args->shard, "i/N: take the sample indices j with j % N == i")->capture_default_str();
   cmd->add_option("--vectors", args->vectors, "R-line vector file(s) (re-quantized with --bits)");
   cmd->add_option("--scene", args->scene, "FIRST SECOND meshes: record every axis test of their traversals")
       ->expected(2);
   cmd->add_option("--poses", args->poses, "pose file for --scene");
   cmd->add_option("--backend", args->backend, "traversal recorded for --scene: fixed or float")->capture_default_str();
-  cmd->add_option("--limit", args->limit, "--scene: at most N recorded vectors (0 = all)");
+  cmd->add_option("--limit", args->limit, "--scene: at most N recorded vectors (0 = all)")
+      ->check(CLI::Range(std::uint64_t(0), kMaxCount));
   cmd->add_option("--report", args->report, "write a JSON report");
   CLI::App* merge = cmd->add_subcommand("merge", "add the JSON reports of the shards of one run");
   merge->add_option("REPORTS", args->merge_inputs, "reports to add")->required();

@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
-#include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 
 namespace kdopcd::cli {
 
@@ -20,14 +18,13 @@ void print_table_row(std::size_t pose_index, const PoseOutcome& o) {
 }
 
 void write_pairs_file(const std::string& path, const std::vector<PoseOutcome>& outcomes) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot open for writing", path));
+  OutputFile out(path);
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& contacts = outcomes[i].result.contacts;
-    out << "pose " << i << ' ' << contacts.size() << '\n';
-    for (const ContactPair& c : contacts) out << c.first << ' ' << c.second << '\n';
+    out << fmt::format("pose {} {}\n", i, contacts.size());
+    for (const ContactPair& c : contacts) out << fmt::format("{} {}\n", c.first, c.second);
   }
-  if (!out) throw InputError(fmt::format("{}: write failed", path));
+  out.close();
 }
 
 nlohmann::json stats_json(const TraversalStats& s) {
@@ -37,10 +34,8 @@ nlohmann::json stats_json(const TraversalStats& s) {
 }
 
 void write_json_file(const std::string& path, const nlohmann::json& report) {
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot open for writing", path));
-  out << report.dump(2) << '\n';
-  if (!out) throw InputError(fmt::format("{}: write failed", path));
+  // Paths need not be UTF-8: replace what is not, rather than fail to write the report.
+  write_whole_file(path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace kdopcd::cli

@@ -33,6 +33,8 @@ struct Scene {
 };
 
 Scene load_scene(const std::string& path);  // throws InputError with the path and the object index
+// The same from the file's text; relative mesh paths are taken relative to `path`'s folder.
+Scene parse_scene(const std::string& text, const std::string& path);
 // Writes mesh paths relative to the scene file's folder; rotations and translations with %.17g.
 void save_scene(const Scene& scene, const std::string& path);
 
@@ -93,11 +95,15 @@ struct MultibodyOptions {
   DescentRule rule = DescentRule::Shallower;
   SatBackend sat = SatBackend::Float;  // Float or Fixed (Exact is host-reference only)
   FixedParams fixed{};
-  int threads = 0;  // host backend and host phases: TBB threads, 0 = all
-  // Initial result-buffer capacity in candidates; 0 = 256 per object pair (at least 4096).
-  // Tests force tiny values to exercise the overflow relaunch.
+  int threads = 0;  // host backend and host phases: TBB threads, 0 = all; at most kMaxThreads
+  // Initial result-buffer capacity in candidates; 0 = 256 per object pair (at least 4096); at most
+  // kMaxInitialCapacity. Tests force tiny values to exercise the overflow relaunch.
   std::uint64_t initial_capacity = 0;
 };
+// Bounds of MultibodyOptions (MultibodyWorld::run throws InputError outside them): TBB cannot
+// create arenas of arbitrary size, and the buffer is allocated at once (12 bytes a candidate).
+inline constexpr int kMaxThreads = 1024;
+inline constexpr std::uint64_t kMaxInitialCapacity = std::uint64_t(1) << 24;
 
 struct PairResult {
   std::uint32_t first_object, second_object;  // first < second

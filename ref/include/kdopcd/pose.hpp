@@ -19,8 +19,10 @@ struct Pose {
 // message starts with `where` (e.g. "poses.txt:12").
 Pose parse_pose(const std::string& text, const std::string& where);
 
-// A pose file: one pose per line, '#' starts a comment, blank lines are skipped.
-std::vector<Pose> load_poses(const std::string& path);
+// A pose file: one pose per line, '#' starts a comment, blank lines are skipped. A file without a
+// pose is an error. parse_poses reads the same text from memory; `name` starts the messages.
+std::vector<Pose> parse_poses(const std::string& text, const std::string& name);
+std::vector<Pose> load_poses(const std::string& path);  // the path must be a regular file
 
 // The second object's vertices in the first object's frame, rounded once in double. Every exact
 // triangle test (traversal and brute force) runs on these same doubles.

@@ -26,7 +26,8 @@ struct ClassifiedPose {
   Pose pose;
 };
 
-// Throws std::runtime_error if no contact exists even with the centres together.
+// Throws InputError if no contact exists even with the centres together (one object inside the
+// other without touching it): the two meshes have no intersecting pose of this kind.
 std::array<ClassifiedPose, 4> make_pose_classes(const DopTree& first, const DopTree& second,
                                                const Eigen::Quaterniond& rotation, const Vec3& direction);
 

@@ -28,7 +28,7 @@ struct TestVector {
 
 // Throws InputError "<name>:<line>: <what was expected>" for a malformed line.
 std::vector<TestVector> parse_test_vectors(std::istream& in, const std::string& name);
-std::vector<TestVector> load_test_vectors(const std::string& path);  // InputError if unreadable
+std::vector<TestVector> load_test_vectors(const std::string& path);  // InputError if unreadable or not a regular file
 
 // One line, no newline. Real fields are written as hex floats (round-trip exact).
 std::string format_test_vector(const TestVector& v);
