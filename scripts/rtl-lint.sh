@@ -1,32 +1,27 @@
 #!/usr/bin/env bash
-# Lints the SAT pipeline and the v2 wide SAT unit with 'verilator --lint-only -Wall' (waivers: rtl/kdopcd_sat_waivers.vlt)
-# for the two regression parameter sets and a few other shapes (one multiplier per product,
-# z > b + c, small k). Any warning fails. Usage: scripts/rtl-lint.sh
+# Lints the SAT pipeline and the v2 wide SAT unit with 'verilator --lint-only -Wall' (waivers:
+# rtl/kdopcd_sat_waivers.vlt) for the two regression parameter sets and a few other shapes (one
+# multiplier per product, z > b + c, small k). Any warning fails. Usage: scripts/rtl-lint.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 status=0
+lint() {  # lint TOP PARAMS
+  # shellcheck disable=SC2086
+  if verilator --lint-only -Wall "$root/rtl/kdopcd_sat_waivers.vlt" -F "$root/rtl/filelist.f" --top-module "$1" $2; then
+    echo "lint clean ($1): $2"
+  else
+    echo "lint FAILED ($1): $2"
+    status=1
+  fi
+}
 for params in "-GK=24 -GB=18 -GC=18 -GZ=18" "-GK=24 -GB=35 -GC=35 -GZ=35" \
               "-GK=24 -GB=18 -GC=18 -GZ=18 -GMUL_W=25" "-GK=26 -GB=20 -GC=16 -GZ=40" \
               "-GK=6 -GB=4 -GC=4 -GZ=4" "-GK=14 -GB=44 -GC=44 -GZ=44 -GMUL_W=27"; do
-  # shellcheck disable=SC2086
-  if verilator --lint-only -Wall "$root/rtl/kdopcd_sat_waivers.vlt" -F "$root/rtl/filelist.f" \
-       --top-module kdopcd_sat_pipeline $params; then
-    echo "lint clean: $params"
-  else
-    echo "lint FAILED: $params"
-    status=1
-  fi
+  lint kdopcd_sat_pipeline "$params"
 done
-# The v2 wide SAT unit (kdopcd_sat_wide, kdopcd_sat_lane) for the shapes it supports.
+# The v2 wide SAT unit (kdopcd_sat_wide, kdopcd_sat_lane): it has no multiplier-width parameter.
 for params in "-GK=24 -GB=18 -GC=18 -GZ=18" "-GK=24 -GB=35 -GC=35 -GZ=35" "-GK=26 -GB=20 -GC=16 -GZ=40" \
               "-GK=6 -GB=4 -GC=4 -GZ=4" "-GK=14 -GB=44 -GC=44 -GZ=44"; do
-  # shellcheck disable=SC2086
-  if verilator --lint-only -Wall "$root/rtl/kdopcd_sat_waivers.vlt" -F "$root/rtl/filelist.f" \
-       --top-module kdopcd_sat_wide $params; then
-    echo "lint clean (wide): $params"
-  else
-    echo "lint FAILED (wide): $params"
-    status=1
-  fi
+  lint kdopcd_sat_wide "$params"
 done
 exit $status

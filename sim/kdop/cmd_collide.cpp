@@ -66,7 +66,8 @@ struct FixedCheck {
 };
 
 FixedCheck check_fixed_difference(const DopTree& first_tree, const DopTree& second_tree, const Pose& pose,
-                                  const std::vector<ContactPair>& brute, const std::vector<ContactPair>& fixed) {
+                                  const TriangleFixedParams& params, const std::vector<ContactPair>& brute,
+                                  const std::vector<ContactPair>& fixed) {
   std::vector<ContactPair> differ;
   std::set_symmetric_difference(brute.begin(), brute.end(), fixed.begin(), fixed.end(), std::back_inserter(differ));
   FixedCheck c;
@@ -75,14 +76,23 @@ FixedCheck check_fixed_difference(const DopTree& first_tree, const DopTree& seco
   const Mesh& first = first_tree.mesh();
   const Mesh& second = second_tree.mesh();
   const double s = scene_scale(first_tree, second_tree);
-  const TriangleFixedParams params;  // the unit's formats, as collide's fixed backend uses them
   c.delta = triangle_delta(s, params);
-  const std::vector<FixedTriangle> ff = first_fixed_triangles(first, s, params);
-  const std::vector<FixedTriangle> fs = placed_fixed_triangles(second, s, params, pose);
+  // The unit's own verdict, in the centred frames the fixed backend uses (docs/fixed-point.md §2).
+  const QuantizedPose qpose = quantize_pose(centred_pose(first_tree, second_tree, pose), s, params);
+  const std::vector<FixedVertex> first_q = quantize_vertices(first, first_tree.centre(), s, params.v);
+  const std::vector<FixedVertex> second_q = quantize_vertices(second, second_tree.centre(), s, params.v);
+  auto unit_verdict = [&](const ContactPair& p) {
+    FixedTriangle a, b;
+    for (int k = 0; k < 3; ++k) {
+      a.v[std::size_t(k)] = lift_first_vertex(first_q[first.triangles[p.first][k]], params.m);
+      b.v[std::size_t(k)] = place_fixed_vertex(qpose, second_q[second.triangles[p.second][k]]);
+    }
+    return fixed_triangles_intersect(a, b);
+  };
   const std::vector<Vec3> placed = place_vertices(second, pose);
   for (const ContactPair& p : differ) {
     const bool reported = std::binary_search(fixed.begin(), fixed.end(), p);
-    const bool unit = fixed_triangles_intersect(ff[p.first], fs[p.second]);
+    const bool unit = unit_verdict(p);
     const auto& t = second.triangles[p.second];
     const double d = triangle_distance(first.corner(p.first, 0), first.corner(p.first, 1), first.corner(p.first, 2),
                                        placed[t[0]], placed[t[1]], placed[t[2]]);
@@ -138,7 +148,7 @@ void run_collide(const CollideArgs& args) {
       if (equal) {
         fmt::print("      brute force: {} contacts, equal\n", brute.size());
       } else if (backend == SatBackend::Fixed) {
-        const FixedCheck c = check_fixed_difference(first_tree, second_tree, poses[i], brute, outcome.result.contacts);
+        const FixedCheck c = check_fixed_difference(first_tree, second_tree, poses[i], tri, brute, outcome.result.contacts);
         all_equal &= c.unexplained == 0;
         within_delta += c.unexplained == 0;
         fmt::print("      brute force: {} contacts; {} pair(s) differ, {} (largest triangle distance {:.3g}, delta "

@@ -197,45 +197,31 @@ namespace {
 
 // Position-independent fixed point (docs/fixed-point.md §2): the cow (snapped so that moving it
 // is exact, far_scenes.hpp) moved 1e3 .. 1e15 from the origin gives the model's answers at the
-// origin, cycle for cycle: the images differ only in their stored centres, the axis table and
-// T' not at all.
+// origin, cycle for cycle, in both architectures: the images differ only in their stored centres,
+// the axis table and T' not at all.
 TEST(Model, FarFromOriginSameAnswersAndCyclesAsAtTheOrigin) {
   const Mesh cow0 = far::snapped_mesh(load_mesh(std::string(KDOPCD_MESH_DIR) + "/cow.off"));
   const DopTree t0(cow0, 24);
-  struct Case {
-    Pose pose;
-    bool move_second;  // both meshes moved (a half turn keeps T' = T + O - M O exact)
-  };
   const auto general = make_pose_classes(
       t0, t0, Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vec3(0.3, 1, 0.2).normalized())), Vec3(1, 0.5, 0.25));
   const auto half_turn = make_pose_classes(t0, t0, Eigen::Quaterniond(0, 1, 0, 0), Vec3(0.2, 1, 0.5));
-  const std::vector<Case> cases{{far::snapped_pose(general[0].pose), false},
-                                {far::snapped_pose(general[1].pose), false},
-                                {far::snapped_pose(half_turn[0].pose), true}};
-  const model::ModelParams p;
-  std::vector<model::ModelResult> origin;
-  for (const Case& c : cases) origin.push_back(model::simulate(t0, t0, c.pose, p));
-  ASSERT_GT(origin[0].contacts.size(), 0u);
-  // The model caches images per tree object: every moved tree stays alive, so none is mistaken
-  // for another.
-  std::vector<std::unique_ptr<Mesh>> meshes;
-  std::vector<std::unique_ptr<DopTree>> trees;
-  for (double d : far::kDistances) {
-    const Vec3 O = far::offset(d);
-    meshes.push_back(std::make_unique<Mesh>(far::translated_mesh(cow0, O)));
-    trees.push_back(std::make_unique<DopTree>(*meshes.back(), 24));
-    const DopTree& moved = *trees.back();
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      SCOPED_TRACE(::testing::Message() << "moved " << d << " case " << i);
-      const auto pose = far::moved_pose(cases[i].pose, O, cases[i].move_second ? O : Vec3::Zero());
-      ASSERT_TRUE(pose.has_value());
-      const model::ModelResult m = model::simulate(moved, cases[i].move_second ? moved : t0, *pose, p);
-      EXPECT_EQ(m.contacts, origin[i].contacts);
-      EXPECT_EQ(m.stats.cycles, origin[i].stats.cycles);
-      EXPECT_EQ(m.stats.pair_tests, origin[i].stats.pair_tests);
-      EXPECT_EQ(m.stats.triangle_tests, origin[i].stats.triangle_tests);
-      EXPECT_EQ(m.stats.mem_beats, origin[i].stats.mem_beats);
-    }
+  const std::vector<far::MovedCase> cases{{far::snapped_pose(general[0].pose), false},
+                                          {far::snapped_pose(general[1].pose), false},
+                                          {far::snapped_pose(half_turn[0].pose), true}};
+  for (const model::ModelParams& p : {model::paper_params(), model::v2_params()}) {
+    SCOPED_TRACE(to_string(p.arch));
+    std::vector<model::ModelResult> origin;
+    for (const far::MovedCase& c : cases) origin.push_back(model::simulate(t0, t0, c.pose, p));
+    ASSERT_GT(origin[0].contacts.size(), 0u);
+    far::for_each_moved_case(cow0, t0, cases,
+                             [&](double, std::size_t i, const DopTree& first, const DopTree& second, const Pose& pose) {
+                               const model::ModelResult m = model::simulate(first, second, pose, p);
+                               EXPECT_EQ(m.contacts, origin[i].contacts);
+                               EXPECT_EQ(m.stats.cycles, origin[i].stats.cycles);
+                               EXPECT_EQ(m.stats.pair_tests, origin[i].stats.pair_tests);
+                               EXPECT_EQ(m.stats.triangle_tests, origin[i].stats.triangle_tests);
+                               EXPECT_EQ(m.stats.mem_beats, origin[i].stats.mem_beats);
+                             });
   }
 }
 

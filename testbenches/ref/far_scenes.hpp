@@ -13,8 +13,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <optional>
+#include <vector>
 
+#include "kdopcd/dop_tree.hpp"
 #include "kdopcd/exact_sum.hpp"
 #include "kdopcd/mesh.hpp"
 #include "kdopcd/pose.hpp"
@@ -74,6 +77,35 @@ inline std::optional<Pose> moved_pose(const Pose& pose, const Vec3& first_by, co
     if (t.sign() != 0) return std::nullopt;
   }
   return out;
+}
+
+// One query case of a moved scene: a pose at the origin, and whether the second object moves
+// with the first (a half turn keeps T' = T + O - M O exact) or stays in its own file.
+struct MovedCase {
+  Pose pose;
+  bool move_second;
+};
+
+// For every distance of kDistances: the mesh `mesh0` (at the origin, tree `t0`) moved by the
+// offset, its tree, and for every case the moved pose; calls
+// check(distance, case index, first tree, second tree, moved pose). Every moved tree stays
+// alive until the end (engines cache images per tree object: none is mistaken for another).
+template <class Check>
+void for_each_moved_case(const Mesh& mesh0, const DopTree& t0, const std::vector<MovedCase>& cases, Check&& check) {
+  std::vector<std::unique_ptr<Mesh>> meshes;
+  std::vector<std::unique_ptr<DopTree>> trees;
+  for (double d : kDistances) {
+    const Vec3 O = offset(d);
+    meshes.push_back(std::make_unique<Mesh>(translated_mesh(mesh0, O)));
+    trees.push_back(std::make_unique<DopTree>(*meshes.back(), t0.k()));
+    const DopTree& moved = *trees.back();
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      SCOPED_TRACE(::testing::Message() << "moved " << d << " case " << i);
+      const auto pose = moved_pose(cases[i].pose, O, cases[i].move_second ? O : Vec3::Zero());
+      ASSERT_TRUE(pose.has_value());
+      check(d, i, moved, cases[i].move_second ? moved : t0, *pose);
+    }
+  }
 }
 
 }  // namespace kdopcd::far

@@ -202,39 +202,23 @@ TEST(Top, FarFromOriginSameAnswersAndCyclesAsAtTheOrigin) {
   const auto general = make_pose_classes(
       t0, t0, Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vec3(0.3, 1, 0.2).normalized())), Vec3(1, 0.5, 0.25));
   const auto half_turn = make_pose_classes(t0, t0, Eigen::Quaterniond(0, 1, 0, 0), Vec3(0.2, 1, 0.5));
-  struct Case {
-    Pose pose;
-    bool move_second;  // both meshes moved (a half turn keeps T' = T + O - M O exact)
-  };
-  const std::vector<Case> cases{{far::snapped_pose(general[0].pose), false},
-                                {far::snapped_pose(half_turn[0].pose), true}};
+  const std::vector<far::MovedCase> cases{{far::snapped_pose(general[0].pose), false},
+                                          {far::snapped_pose(half_turn[0].pose), true}};
   std::vector<rtl::TopResult> origin;
-  for (const Case& c : cases) origin.push_back(rtl::simulate_top(t0, t0, c.pose, rtl::TopParams{}));
+  for (const far::MovedCase& c : cases) origin.push_back(rtl::simulate_top(t0, t0, c.pose, rtl::TopParams{}));
   ASSERT_GT(origin[0].contacts.size(), 0u);
-  // The harness caches images per tree object: every moved tree stays alive.
-  std::vector<std::unique_ptr<Mesh>> meshes;
-  std::vector<std::unique_ptr<DopTree>> trees;
-  for (double d : far::kDistances) {
-    const Vec3 O = far::offset(d);
-    meshes.push_back(std::make_unique<Mesh>(far::translated_mesh(cow0, O)));
-    trees.push_back(std::make_unique<DopTree>(*meshes.back(), 24));
-    const DopTree& moved = *trees.back();
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      SCOPED_TRACE(::testing::Message() << "moved " << d << " case " << i);
-      const auto pose = far::moved_pose(cases[i].pose, O, cases[i].move_second ? O : Vec3::Zero());
-      ASSERT_TRUE(pose.has_value());
-      const DopTree& second = cases[i].move_second ? moved : t0;
-      const rtl::TopResult r = rtl::simulate_top(moved, second, *pose, rtl::TopParams{});
-      const model::ModelResult m = model::simulate(moved, second, *pose, model::ModelParams{});
-      ASSERT_TRUE(r.started);
-      EXPECT_EQ(r.contacts, origin[i].contacts);
-      EXPECT_EQ(r.contacts, m.contacts);
-      EXPECT_EQ(r.counters.cycles, origin[i].counters.cycles);
-      EXPECT_EQ(r.counters.cycles, m.stats.cycles);
-      EXPECT_EQ(r.counters.pair_tests, origin[i].counters.pair_tests);
-      EXPECT_EQ(r.counters.tri_tests, origin[i].counters.tri_tests);
-    }
-  }
+  far::for_each_moved_case(cow0, t0, cases,
+                           [&](double, std::size_t i, const DopTree& first, const DopTree& second, const Pose& pose) {
+                             const rtl::TopResult r = rtl::simulate_top(first, second, pose, rtl::TopParams{});
+                             const model::ModelResult m = model::simulate(first, second, pose, model::ModelParams{});
+                             ASSERT_TRUE(r.started);
+                             EXPECT_EQ(r.contacts, origin[i].contacts);
+                             EXPECT_EQ(r.contacts, m.contacts);
+                             EXPECT_EQ(r.counters.cycles, origin[i].counters.cycles);
+                             EXPECT_EQ(r.counters.cycles, m.stats.cycles);
+                             EXPECT_EQ(r.counters.pair_tests, origin[i].counters.pair_tests);
+                             EXPECT_EQ(r.counters.tri_tests, origin[i].counters.tri_tests);
+                           });
 }
 
 TEST(Top, WrongConfigurationIsAnError) {
