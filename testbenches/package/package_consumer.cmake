@@ -1,7 +1,8 @@
 # ctest package_consumer: installs the reference library into a fresh prefix, then
 #  1. configures, builds and runs testbenches/package/consumer against it with find_package(kdopcd);
 #  2. compiles and runs the same main.cpp with only `pkg-config --cflags --libs kdopcd`.
-# Run as cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -DPKG_CONFIG=... -P this file.
+# Run as cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -DPKG_CONFIG=... -P this file;
+# optional: -DBUILD_TYPE=<the build's CMAKE_BUILD_TYPE> -DEXTRA_FLAGS=<compile and link flags, e.g. sanitizers>.
 cmake_policy(VERSION 3.25)
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX PKG_CONFIG)
   if(NOT DEFINED ${var})
@@ -20,11 +21,16 @@ endfunction()
 
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
+if(NOT BUILD_TYPE)
+  set(BUILD_TYPE Release)
+endif()
+separate_arguments(extra_flags UNIX_COMMAND "${EXTRA_FLAGS}")
 run_step("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --component kdopcd_ref)
 
 # 1. CMake: find_package(kdopcd CONFIG REQUIRED) and kdopcd::ref.
 run_step("configure consumer" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/consumer
-         -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix})
+         -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${prefix}
+         "-DCMAKE_CXX_FLAGS=${EXTRA_FLAGS}")
 # The package found must be the one just installed, not another copy on the system.
 file(STRINGS ${WORK_DIR}/consumer/CMakeCache.txt found_dir REGEX "^kdopcd_DIR:")
 string(REGEX REPLACE "^[^=]*=" "" found_dir "${found_dir}")
@@ -62,7 +68,7 @@ endforeach()
 if(NOT have_include OR NOT "-lkdopcd_ref" IN_LIST flags)
   message(FATAL_ERROR "package_consumer: pkg-config flags lack ${prefix}/include or -lkdopcd_ref: ${flags}")
 endif()
-run_step("compile with pkg-config flags" ${CXX} -std=c++20 -O2 ${SOURCE_DIR}/consumer/main.cpp
+run_step("compile with pkg-config flags" ${CXX} -std=c++20 -O2 ${extra_flags} ${SOURCE_DIR}/consumer/main.cpp
          -o ${WORK_DIR}/consumer_pc ${flags})
 run_step("run consumer built with pkg-config" ${WORK_DIR}/consumer_pc)
 file(REMOVE_RECURSE ${WORK_DIR})
