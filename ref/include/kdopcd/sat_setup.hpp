@@ -1,5 +1,5 @@
 #pragma once
-// Per-query SAT set-up (paper §4.1, DESIGN §2), computed once per pose in double precision.
+// Per-query SAT set-up (paper §4.1, docs/design.md §2), computed once per pose in double precision.
 //
 // Axis order (documented; the hardware issues axes in this order): for i = 0 .. k/2-1, axis 2i is
 // the first object's face normal D_i and axis 2i+1 is the placed second object's face normal

@@ -1,6 +1,6 @@
 #pragma once
 // The tree image: a quantized DOP-tree and its triangles laid out as they lie in the accelerator's
-// external memory (DESIGN §4). `ref/` writes it; the SystemC model, the RTL testbench and CUDA read
+// external memory (docs/formats.md, docs/design.md §3). `ref/` writes it; the SystemC model, the RTL testbench and CUDA read
 // it. The byte-exact format (header fields and offsets, node link word, LSB-first packing of the
 // (b+2)-bit coefficients and (v+2)-bit vertex coordinates, bus-word padding, checksum) is
 // documented in docs/formats.md, section "Tree image"; tree_image_test.cpp checks the code

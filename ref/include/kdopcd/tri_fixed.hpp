@@ -1,5 +1,5 @@
 #pragma once
-// The hardware triangle unit's fixed-point triangle test (DESIGN §3-§4), bit-accurate: the RTL
+// The hardware triangle unit's fixed-point triangle test (docs/triangle-unit.md, docs/design.md §3), bit-accurate: the RTL
 // triangle unit, the SystemC model and the GPU integer path give the same verdict for every pair.
 // docs/triangle-unit.md documents the formats, the widths and the error bound `delta`.
 //
