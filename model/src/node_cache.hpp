@@ -11,16 +11,12 @@ class NodeCache {
  public:
   explicit NodeCache(std::size_t lines = 0) : tags_(lines, -1) {}
   std::size_t lines() const { return tags_.size(); }
-  bool lookup(std::int32_t node) {
-    if (tags_.empty()) return false;
-    const bool hit = tags_[std::size_t(node) % tags_.size()] == node;
-    ++(hit ? hits : misses);
-    return hit;
+  bool lookup(std::int32_t node) const {
+    return !tags_.empty() && tags_[std::size_t(node) % tags_.size()] == node;
   }
   void fill(std::int32_t node) {
     if (!tags_.empty()) tags_[std::size_t(node) % tags_.size()] = node;
   }
-  std::uint64_t hits = 0, misses = 0;
 
  private:
   std::vector<std::int32_t> tags_;

@@ -50,7 +50,8 @@ Resources estimate_resources(const ModelParams& p, int k, const TreeImage& first
                         std::uint64_t(tri_copies) * tris * r.triangle_record_bits;
     }
     const int groups = ceil_div(std::uint64_t(n), std::uint64_t(lanes));
-    const int contexts = groups > 1 ? (p.sat_contexts > 0 ? p.sat_contexts : 12) : 0;
+    const int latency = p.pipeline_latency > 0 ? p.pipeline_latency : kWideSatLatency;
+    const int contexts = groups > 1 ? (p.sat_contexts > 0 ? p.sat_contexts : latency + 1) : 0;  // as V2Engine
     const std::uint64_t per_engine =
         std::uint64_t(p.stack_depth) * pair_entry_bits + std::uint64_t(p.pairs_in_flight) * (pair_entry_bits + 8) +
         std::uint64_t(p.sat_units) * std::uint64_t(contexts) * 2 * r.node_record_bits +
