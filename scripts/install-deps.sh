@@ -8,7 +8,7 @@ PACKAGES=(
   libeigen3-dev libboost-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libassimp-dev
-  libsystemc-dev verilator yosys
+  libsystemc-dev verilator yosys gtkwave
   libfcl-dev libcgal-demo gnuplot-nox jq
 )
 

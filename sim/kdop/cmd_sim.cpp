@@ -21,6 +21,9 @@
 #if KDOPCD_WITH_RTL_TOP
 #include "kdopcd/rtl_top_engine.hpp"
 #endif
+#if KDOPCD_WITH_RTL_V2
+#include "kdopcd/rtl_v2_top_engine.hpp"
+#endif
 
 namespace kdopcd::cli {
 namespace {
@@ -37,6 +40,7 @@ struct SimArgs {
   double clock_mhz = 0;  // 0 = the architecture's clock (paper 100 MHz, v2 250 MHz)
   bool stalls = false;
   std::uint64_t seed = 1;
+  int trace_depth = 0;  // rtl: FST hierarchy levels (0 = all)
   model::ModelParams p;
 };
 
@@ -102,6 +106,72 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
 #endif
 }
 
+// The verilated v2 top (rtl/kdopcd_v2_top.sv, docs/accelerator-v2.md) in place of the model. It
+// is verilated with the accelerator contract's parameters (contract/accelerator_v2.json), which are
+// also v2_params()'s: an option that leaves them is an input error naming that option.
+model::ModelResult simulate_rtl_v2_top(const SimArgs& args, const DopTree& first, const DopTree& second,
+                                       const Pose& pose) {
+#if KDOPCD_WITH_RTL_V2
+  namespace c2 = contract::v2;
+  const model::ModelParams& p = args.p;
+  const model::ModelParams d = model::v2_params();
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) throw InputError("--engine rtl: the verilated v2 top has " + what);
+  };
+  need(args.k == c2::kK, "k = " + std::to_string(c2::kK) + " (--k)");
+  need(p.axes == 0 || p.axes == c2::kK, "n = k axes (--axes)");
+  need(p.fixed.b == c2::kB && p.fixed.c == c2::kC && p.fixed.z == c2::kZ,
+       "b,c,z = " + std::to_string(c2::kB) + "," + std::to_string(c2::kC) + "," + std::to_string(c2::kZ) + " (--bits)");
+  need(p.vertex_bits == c2::kV && p.rotation_bits == c2::kM, "v = m = " + std::to_string(c2::kV));
+  need(p.tree_memory == model::TreeMemory::OnChip, "the trees in on-chip RAM (--tree-memory onchip)");
+  need(p.sat_units == 1 && (p.sat_lanes == 0 || p.sat_lanes >= args.k), "one wide SAT unit (--sat-units 1 --sat-lanes 0)");
+  need(p.pipeline_latency == c2::kSatLat, "an " + std::to_string(c2::kSatLat) + "-clock SAT unit (--latency)");
+  need(p.pairs_in_flight == d.pairs_in_flight, std::to_string(d.pairs_in_flight) + " pairs in flight (--pairs-in-flight)");
+  need(p.ram_latency == d.ram_latency, "a RAM latency of " + std::to_string(d.ram_latency) + " (--ram-latency)");
+  need(p.triangle_ii == d.triangle_ii, "a triangle II of " + std::to_string(d.triangle_ii) + " (--tri-ii)");
+  need(p.triangle_latency == d.triangle_latency,
+       "a triangle latency of " + std::to_string(d.triangle_latency) + " (--tri-latency)");
+  need(p.triangle_queue == d.triangle_queue, std::to_string(d.triangle_queue) + " triangle-queue entries (--tri-queue)");
+  need(p.contact_queue == d.contact_queue, std::to_string(d.contact_queue) + " contact-queue entries (--contact-queue)");
+  need(p.stack_depth <= c2::kPendingDepth, std::to_string(c2::kPendingDepth) + " pending entries at most (--stack-depth)");
+  need(p.engines == 1, "one engine (--engines 1)");
+  rtl::V2TopParams t;
+  t.rule = p.rule;
+  t.fixed = p.fixed;
+  t.vertex_bits = p.vertex_bits;
+  t.rotation_bits = p.rotation_bits;
+  t.pending_limit = std::uint32_t(p.stack_depth);
+  t.stalls = args.stalls;
+  t.seed = args.seed;
+  const rtl::V2TopResult r = rtl::simulate_v2_top(first, second, pose, t);
+  model::ModelResult m;
+  m.contacts = r.contacts;
+  model::ModelStats& s = m.stats;
+  using Cnt = c2::Counter;
+  s.cycles = r.counter(Cnt::kCycles);
+  s.pair_tests = r.counter(Cnt::kPairTests);
+  s.axis_tests = r.counter(Cnt::kAxisTests);
+  s.axis_tests_issued = r.counter(Cnt::kSatIssues) * std::uint64_t(args.k);
+  s.axis_tests_cancelled = s.axis_tests_issued - s.axis_tests;
+  s.leaf_pairs = r.counter(Cnt::kLeafPairs);
+  s.triangle_tests = r.counter(Cnt::kTriangleTests);
+  s.contacts = r.counter(Cnt::kContacts);
+  s.max_stack_depth = std::uint32_t(r.counter(Cnt::kMaxPending));
+  s.stall_cycles = r.counter(Cnt::kStallCycles);
+  s.triangle_stall_cycles = r.counter(Cnt::kTriangleStallCycles);
+  s.max_triangle_queue = std::uint32_t(r.counter(Cnt::kMaxTriangleQueue));
+  s.max_contact_queue = std::uint32_t(r.counter(Cnt::kMaxContactQueue));
+  s.pipeline_utilization = s.cycles ? double(r.counter(Cnt::kSatIssues)) / double(s.cycles) : 0.0;
+  s.pipeline_latency = c2::kSatLat;
+  s.stack_overflow = r.overflow;
+  s.sim_seconds = r.sim_seconds;
+  return m;
+#else
+  (void)args, (void)first, (void)second, (void)pose;
+  throw InputError("--engine rtl: the verilated v2 top was not built (install verilator)");
+#endif
+}
+
 // Options that belong to one architecture only; naming one with the other is an input error.
 struct ArchOptions {
   std::vector<CLI::Option*> paper, v2, memory;
@@ -151,9 +221,9 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   if (args.engine != "model" && args.engine != "rtl" && args.engine != "both")
     throw InputError("--engine must be model, rtl or both (got '" + args.engine + "')");
   {
-    // SystemC writes the trace to the path without its .vcd, plus .vcd.
+    // SystemC writes the trace to the path without its .vcd, plus .vcd; the RTL top writes FST.
     std::string trace = args.p.trace_path;
-    if (!trace.empty() && !trace.ends_with(".vcd")) trace += ".vcd";
+    if (args.engine == "model" && !trace.empty() && !trace.ends_with(".vcd")) trace += ".vcd";
     check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}, {"--trace", trace}},
                   {args.first, args.second, args.poses_file});
   }
@@ -163,12 +233,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   if (poses.empty()) throw InputError("give --poses FILE or --pose \"qw qx qy qz tx ty tz\"");
   model::ModelParams& p = args.p;
   p.arch = model::parse_architecture(args.arch);
-  if (args.engine != "model") {
-    // The RTL top is the paper design: --engine rtl|both selects it unless v2 was asked for.
-    if (arch_given && p.arch != model::Architecture::Paper)
-      throw InputError("--engine " + args.engine + ": the RTL top implements --arch paper only");
-    p.arch = model::Architecture::Paper;
-  }
+  (void)arch_given;  // both architectures have an RTL top: v2 (kdopcd_v2_top) and paper (kdopcd_top)
   p.tree_memory = model::parse_tree_memory(args.tree_memory);
   check_arch_options(p, arch_options);
   p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
@@ -227,9 +292,17 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   std::uint64_t total_cycles = 0;
   double total_sim = 0;
   const bool use_rtl = args.engine != "model";
+  // The RTL's waves: an FST of the verilated top (v2), every clock of every pose.
+  const std::string rtl_trace = use_rtl ? args.p.trace_path : std::string();
+  if (use_rtl) args.p.trace_path.clear();
+#if KDOPCD_WITH_RTL_V2
+  if (!rtl_trace.empty() && v2) rtl::open_v2_trace(rtl_trace, args.trace_depth);
+#endif
+  if (!rtl_trace.empty() && !v2) throw InputError("--trace with --engine rtl: waves of the v2 top only (--arch v2)");
   for (std::size_t i = 0; i < poses.size(); ++i) {
-    const model::ModelResult r = use_rtl ? simulate_rtl_top(args, first_tree, second_tree, poses[i])
-                                         : std::move(batch.queries[i]);
+    const model::ModelResult r = !use_rtl ? std::move(batch.queries[i])
+                                 : v2     ? simulate_rtl_v2_top(args, first_tree, second_tree, poses[i])
+                                          : simulate_rtl_top(args, first_tree, second_tree, poses[i]);
     const model::ModelStats& s = r.stats;
     std::string engines_line;
     if (args.engine == "both") {
@@ -237,7 +310,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
       const model::ModelResult m = model::simulate(first_tree, second_tree, poses[i], p);
       const bool same = m.contacts == r.contacts && m.stats.cycles == s.cycles && m.stats.pair_tests == s.pair_tests &&
                         m.stats.axis_tests_issued == s.axis_tests_issued && m.stats.mem_beats == s.mem_beats &&
-                        m.stats.stack_overflow == s.stack_overflow;
+                        m.stats.stack_overflow == s.stack_overflow && m.stats.stall_cycles == s.stall_cycles &&
+                        m.stats.triangle_stall_cycles == s.triangle_stall_cycles;
       all_equal &= same || (args.stalls && m.contacts == r.contacts);
       engines_line = fmt::format("      rtl top vs SystemC model: cycles {} / {}, contacts {} / {} ({})\n", s.cycles,
                                  m.stats.cycles, r.contacts.size(), m.contacts.size(),
@@ -315,6 +389,9 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
     rows.push_back(row);
     outcomes.push_back(std::move(outcome));
   }
+#if KDOPCD_WITH_RTL_V2
+  if (!rtl_trace.empty()) rtl::close_v2_trace();
+#endif
   if (args.engine == "model") {  // the batch as the accelerator ran it (v2 engines overlap queries)
     total_cycles = batch.cycles;
     total_sim = batch.sim_seconds;
@@ -432,13 +509,17 @@ void add_sim_command(CLI::App& app) {
                          ->capture_default_str());
   cmd->add_option("--clock-mhz", args->clock_mhz, "accelerator clock for times (default: paper 100, v2 250)")
       ->check(finite_range(1.0, 5000.0));
-  cmd->add_option("--trace", p.trace_path, "VCD of the top-level signals");
+  cmd->add_option("--trace", p.trace_path,
+                  "waves: model: VCD of the top-level signals; rtl (v2): FST of the verilated top, every pose");
+  cmd->add_option("--trace-depth", args->trace_depth, "rtl: FST hierarchy levels below the top (0 = all)")
+      ->check(CLI::Range(0, 99))
+      ->capture_default_str();
   cmd->add_option("--pairs", args->pairs_path, "write the contact pairs of every pose (kdop collide format)");
   cmd->add_option("--json", args->json_path, "write a JSON report to this file");
   cmd->add_flag("--compare", args->compare, "also run the reference (fixed backend) and compare contacts and counts");
   cmd->add_option("--engine", args->engine,
-                  "model: the SystemC model; rtl: the verilated RTL top; both: the top, checked cycle for cycle "
-                  "against the model")
+                  "model: the SystemC model; rtl: the verilated RTL top of the --arch (v2: kdopcd_v2_top, paper: "
+                  "kdopcd_top); both: the top, checked cycle for cycle against the model")
       ->capture_default_str();
   cmd->add_flag("--stalls", args->stalls, "rtl: random stalls and back-pressure on every bus handshake");
   cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->check(unsigned_integer())->capture_default_str();

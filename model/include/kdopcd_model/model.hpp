@@ -16,6 +16,7 @@
 #include "kdopcd/fixed_format.hpp"
 #include "kdopcd/pose.hpp"
 #include "kdopcd/traversal.hpp"
+#include "kdopcd_contract/accelerator_v2.hpp"
 
 namespace kdopcd::model {
 
@@ -26,8 +27,9 @@ int rtl_pipeline_latency(int b, int c, int mul_w = 18);
 // Latency of the v2 wide SAT unit (rtl/kdopcd_sat_wide.sv), the default SAT latency of v2: a lane
 // (rtl/kdopcd_sat_lane.sv) selects, multiplies, adds 15 terms in a 4-level tree and tests the
 // sign (7 clocks); the unit then ORs the lanes and finds the first separating axis (1 clock).
-inline constexpr int kWideSatLaneLatency = 7;
-inline constexpr int kWideSatLatency = kWideSatLaneLatency + 1;
+// Defined once in the accelerator contract (contract/accelerator_v2.json).
+inline constexpr int kWideSatLaneLatency = contract::v2::kSatLaneLat;
+inline constexpr int kWideSatLatency = contract::v2::kSatLat;
 
 enum class Architecture { Paper, V2 };
 enum class TreeMemory { OnChip, External };

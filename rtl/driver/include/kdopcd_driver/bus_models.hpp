@@ -539,17 +539,19 @@ class Harness {
     for (std::uint64_t i = 0; i < cycles; ++i) step();
   }
 
-  // FST waves (only when the top was verilated with TRACE_FST). Returns false otherwise.
-  bool open_trace(const std::string& path) {
+  // FST waves (only when the top was verilated with TRACE_FST), `depth` levels of hierarchy below
+  // the top (99: all). Returns false otherwise.
+  bool open_trace(const std::string& path, int depth = 99) {
 #if defined(VM_TRACE_FST) && VM_TRACE_FST
     if (!ctx) return false;
     ctx->traceEverOn(true);
     fst_ = std::make_unique<VerilatedFstC>();
-    top.trace(fst_.get(), 99);
+    top.trace(fst_.get(), depth);
     fst_->open(path.c_str());
     return true;
 #else
     (void)path;
+    (void)depth;
     return false;
 #endif
   }

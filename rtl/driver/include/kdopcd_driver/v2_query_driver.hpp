@@ -1,0 +1,181 @@
+#pragma once
+// The query driver of the v2 top (rtl/kdopcd_v2_top.sv, docs/accelerator-v2.md): LOAD of both
+// trees into the on-chip tree RAMs, then any number of queries (poses) on them, through the
+// AXI-Lite registers, the AXI4 memory model and the contact stream of the harness. Register
+// offsets, bits and the counter order are the contract's (kdopcd_contract/accelerator_v2.hpp,
+// generated from contract/accelerator_v2.json), the same names the RTL package uses.
+#include <chrono>
+#include <string>
+
+#include "kdopcd_contract/accelerator_v2.hpp"
+#include "kdopcd_driver/bus_models.hpp"
+
+namespace kdopcd::driver::v2 {
+
+namespace contract = kdopcd::contract::v2;
+namespace reg2 = kdopcd::contract::v2::reg;
+
+struct QueryParams {
+  DescentRule rule = DescentRule::Shallower;
+  FixedParams fixed{};
+  int vertex_bits = 24;
+  int rotation_bits = 24;
+  std::uint32_t pending_limit = 0;       // PENDING_LIMIT (0 = PENDING_DEPTH)
+  std::uint64_t max_cycles = 200000000;  // START (or LOAD) to DONE; more is a timeout error
+};
+
+struct Counters {
+  std::array<std::uint64_t, contract::kNumCounters> raw{};
+  std::uint64_t operator[](contract::Counter c) const { return raw[std::size_t(c)]; }
+};
+
+struct LoadResult {
+  bool ok = false;
+  bool load_error = false, bus_error = false;
+  std::uint64_t cycles = 0, beats = 0;
+  std::string error;  // empty when the load completed
+};
+
+struct QueryResult {
+  bool started = false;  // false: the pose is not in range (no contact), the top was not started
+  bool overflow = false;
+  std::string error;     // timeout, protocol or configuration problem; empty when all went well
+  std::vector<ContactPair> contacts;  // sorted ascending
+  Counters counters;
+  std::uint32_t status = 0;
+  std::uint64_t done_tick = 0;        // edges from the START write to DONE
+  double clocked_seconds = 0;
+  bool ok() const { return error.empty(); }
+};
+
+namespace detail {
+template <class Top>
+std::uint32_t wait_done(Harness<Top>& h, std::uint64_t from, std::uint64_t max_cycles, bool& seen) {
+  seen = false;
+  while (!(seen = h.top.irq_o)) {
+    if (h.tick() - from > max_cycles) return 0;
+    h.step();
+  }
+  return h.lite.read(reg2::kStatus);
+}
+
+template <class Top>
+void clear_and_wait_idle(Harness<Top>& h) {
+  h.lite.write(reg2::kControl, reg2::kClear);
+  for (int n = 0;; ++n) {
+    const std::uint32_t st = h.lite.read(reg2::kStatus);
+    if ((st & reg2::kStatusIdle) && !(st & reg2::kStatusDone)) return;
+    if (n > 100000) throw std::runtime_error("v2 driver: the top did not return to IDLE after CLEAR");
+  }
+}
+
+// CONFIG0/1 against the query's formats (k, b, c, z, v, m, W).
+template <class Top>
+void check_config(Harness<Top>& h, int k, const QueryParams& p) {
+  const std::uint32_t id = h.lite.read(reg2::kId);
+  const std::uint32_t c0 = h.lite.read(reg2::kConfig0), c1 = h.lite.read(reg2::kConfig1);
+  const std::uint32_t want0 = std::uint32_t(k) | std::uint32_t(p.fixed.b) << 8 | std::uint32_t(p.fixed.c) << 16 |
+                              std::uint32_t(p.fixed.z) << 24;
+  const std::uint32_t want1 = std::uint32_t(p.vertex_bits) | std::uint32_t(p.rotation_bits) << 8 |
+                              std::uint32_t(h.mem.bus_bytes()) << 16;
+  if (id != reg2::kIdValue || c0 != want0 || (c1 & 0xFFFFFF) != want1)
+    throw std::runtime_error("v2 driver: ID/CONFIG of the top do not match the query's k, b, c, z, v, m, W");
+}
+}  // namespace detail
+
+// Places both images in the memory model (cleared first) and LOADs them into the tree RAMs.
+template <class Top>
+LoadResult load_trees(Harness<Top>& h, const TreeImage& first, const std::vector<std::uint8_t>& first_bytes,
+                      const TreeImage& second, const std::vector<std::uint8_t>& second_bytes,
+                      std::uint64_t max_cycles = 200000000) {
+  LoadResult r;
+  try {
+    h.mem.clear();
+    const std::uint64_t a = h.mem.place(first_bytes), b = h.mem.place(second_bytes);
+    h.lite.write64(reg2::kANodeBase, a + first.node_section_offset());
+    h.lite.write64(reg2::kATriBase, a + first.triangle_section_offset());
+    h.lite.write64(reg2::kBNodeBase, b + second.node_section_offset());
+    h.lite.write64(reg2::kBTriBase, b + second.triangle_section_offset());
+    h.lite.write(reg2::kANodes, std::uint32_t(first.nodes.size()));
+    h.lite.write(reg2::kATris, std::uint32_t(first.triangles.size()));
+    h.lite.write(reg2::kBNodes, std::uint32_t(second.nodes.size()));
+    h.lite.write(reg2::kBTris, std::uint32_t(second.triangles.size()));
+    h.lite.write(reg2::kControl, reg2::kLoad);
+    bool seen = false;
+    const std::uint32_t st = detail::wait_done(h, h.lite.aw_tick, max_cycles, seen);
+    if (!seen) throw std::runtime_error("v2 driver: LOAD did not finish within " + std::to_string(max_cycles) + " cycles");
+    r.ok = (st & reg2::kStatusLoaded) != 0;
+    r.load_error = (st & reg2::kStatusLoadError) != 0;
+    r.bus_error = (st & reg2::kStatusBusError) != 0;
+    r.cycles = h.lite.read64(reg2::kCounters + 8 * std::uint32_t(contract::Counter::kLoadCycles));
+    r.beats = h.lite.read64(reg2::kCounters + 8 * std::uint32_t(contract::Counter::kLoadBeats));
+    detail::clear_and_wait_idle(h);
+    if (r.load_error)
+      r.error = "v2 driver: a tree does not fit the on-chip RAM (" + std::to_string(first.nodes.size()) + " and " +
+                std::to_string(second.nodes.size()) + " nodes, " + std::to_string(first.triangles.size()) + " and " +
+                std::to_string(second.triangles.size()) + " triangles; the RAMs hold 2^" +
+                std::to_string(h.lite.read(reg2::kConfig3) & 0xFF) + " nodes and 2^" +
+                std::to_string(h.lite.read(reg2::kConfig3) >> 8 & 0xFF) + " triangles per tree)";
+    else if (r.bus_error)
+      r.error = "v2 driver: a memory read of the load answered an error";
+    else if (!r.ok)
+      r.error = "v2 driver: LOAD ended without LOADED";
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+// One query on the loaded trees (both images at scene_scale(first, second), as load_trees got
+// them): M', T', the axis table, QUERY, PENDING_LIMIT, START, the clock until DONE, STATUS, the
+// counters, CLEAR. A pose whose quantize_pose is not in range has no contact: started = false.
+template <class Top>
+QueryResult run_query(Harness<Top>& h, const DopTree& first, const DopTree& second, const Pose& pose,
+                      const QueryParams& p) {
+  QueryResult r;
+  try {
+    if (first.k() != second.k()) throw std::invalid_argument("v2 driver: trees must share k");
+    const int k = first.k();
+    detail::check_config(h, k, p);
+    const double s = scene_scale(first, second);
+    const Pose centred = centred_pose(first, second, pose);
+    const QuantizedPose qpose = quantize_pose(centred, s, TriangleFixedParams{p.vertex_bits, p.rotation_bits});
+    if (!qpose.in_range) return r;
+    if (!(h.lite.read(reg2::kStatus) & reg2::kStatusLoaded)) throw std::runtime_error("v2 driver: no trees loaded");
+
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        h.lite.write(reg2::kRot + 4 * std::uint32_t(3 * i + j), std::uint32_t(qpose.M[std::size_t(i)][std::size_t(j)]));
+    for (int i = 0; i < 3; ++i) h.lite.write64(reg2::kTrans + 8 * std::uint32_t(i), std::uint64_t(qpose.T[std::size_t(i)]));
+    const std::vector<QuantizedAxis> axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, p.fixed);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const std::vector<std::uint32_t> words = pack_axis_entry(axes[a], k, p.fixed);
+      for (std::size_t w = 0; w < words.size(); ++w)
+        h.lite.write(reg2::kAxisTable + reg2::kAxisEntryBytes * std::uint32_t(a) + 4 * std::uint32_t(w), words[w]);
+    }
+    h.lite.write(reg2::kQuery, (std::uint32_t(p.rule) & 3) << 8);
+    h.lite.write(reg2::kPendingLimit, p.pending_limit & 0xFFFFFF);
+
+    h.sink.clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    h.lite.write(reg2::kControl, reg2::kStart);
+    const std::uint64_t start_tick = h.lite.aw_tick;
+    r.started = true;
+    bool seen = false;
+    r.status = detail::wait_done(h, start_tick, p.max_cycles, seen);
+    r.clocked_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!seen) throw std::runtime_error("v2 driver: no DONE within " + std::to_string(p.max_cycles) + " cycles");
+    r.done_tick = h.tick() - start_tick;
+    r.overflow = (r.status & reg2::kStatusOverflow) != 0;
+    for (int i = 0; i < contract::kNumCounters; ++i)
+      r.counters.raw[std::size_t(i)] = h.lite.read64(reg2::kCounters + 8 * std::uint32_t(i));
+    r.contacts = h.sink.contacts;
+    std::sort(r.contacts.begin(), r.contacts.end());
+    detail::clear_and_wait_idle(h);
+  } catch (const std::exception& e) {
+    if (r.error.empty()) r.error = e.what();
+  }
+  return r;
+}
+
+}  // namespace kdopcd::driver::v2

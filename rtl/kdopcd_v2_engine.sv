@@ -1,0 +1,431 @@
+// The v2 traversal engine (docs/accelerator-v2.md), cycle-exact with the SystemC model's
+// V2Engine (model/src/v2_engine.hpp) at one wide SAT unit and trees in on-chip RAM. Per clock t:
+//
+//   contact queue  the head leaves on the stream (tready);
+//   triangle unit  a verdict due at t pushes a hit into the contact queue; a test starts if the
+//                  queue head is there, TRI_II clocks have passed since the last start and the
+//                  contact queue has room for it and every test in flight (credit); it reads the
+//                  two triangle RAMs (RAM_LAT) and enters the triangle datapath (TRI_LAT);
+//   SAT            the pair issued at t - RAM_LAT enters the wide unit with both node records; the
+//                  verdict of the pair that entered at t - SAT_LAT: a leaf pair becomes a triangle
+//                  job, an inner pair's two children are pushed into the pending set (right child
+//                  first), and its in-flight slot is free from t + 1;
+//   scheduler      pops the top of the pending set as it was at the start of t, if the credits of
+//                  the start of t allow: a free slot (PAIRS_IN_FLIGHT), room in the pending set
+//                  for two children of it and of every pair in flight, and room in the triangle
+//                  queue for a job of each; it addresses both node RAMs.
+//
+// Every decision reads registered state only (counts, the pending top, the unit outputs), and
+// every effect is registered: no path runs from a SAT result to a memory request in one clock.
+// The query ends in the clock in which the pending set, the pairs in flight, the triangle queue,
+// the tests in flight and the contact queue are all empty, or in which the pending set overflows
+// (overflow_o: the contact set is incomplete).
+module kdopcd_v2_engine #(
+  parameter int K               = kdopcd_v2_pkg::DEFAULT_K,
+  parameter int B               = kdopcd_v2_pkg::DEFAULT_B,
+  parameter int C               = kdopcd_v2_pkg::DEFAULT_C,
+  parameter int Z               = kdopcd_v2_pkg::DEFAULT_Z,
+  parameter int V               = kdopcd_v2_pkg::DEFAULT_V,
+  parameter int M               = kdopcd_v2_pkg::DEFAULT_M,
+  parameter int NODE_AW         = kdopcd_v2_pkg::DEFAULT_NODE_AW,
+  parameter int TRI_AW          = kdopcd_v2_pkg::DEFAULT_TRI_AW,
+  parameter int PENDING_DEPTH   = kdopcd_v2_pkg::DEFAULT_PENDING_DEPTH,
+  parameter int PAIRS_IN_FLIGHT = kdopcd_v2_pkg::DEFAULT_PAIRS_IN_FLIGHT,
+  parameter int RAM_LAT         = kdopcd_v2_pkg::DEFAULT_RAM_LAT,
+  parameter int TRI_II          = kdopcd_v2_pkg::DEFAULT_TRI_II,
+  parameter int TRI_LAT         = kdopcd_v2_pkg::DEFAULT_TRI_LAT,
+  parameter int TRI_QUEUE       = kdopcd_v2_pkg::DEFAULT_TRI_QUEUE,
+  parameter int CONTACT_QUEUE   = kdopcd_v2_pkg::DEFAULT_CONTACT_QUEUE,
+  localparam int NODE_BITS      = kdopcd_v2_pkg::node_bits(K, B),
+  localparam int TRI_BITS       = kdopcd_v2_pkg::tri_bits(V),
+  localparam int AXIS_BITS      = kdopcd_v2_pkg::axis_bits(K, C, Z),
+  localparam int PCW            = $clog2(PENDING_DEPTH + 1),
+  localparam int NCNT           = kdopcd_v2_pkg::NUM_COUNTERS
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   start_i,          // one-cycle pulse, only while idle_o
+  input  logic [1:0]             rule_i,           // DescentRule: 0 shallower, 1 first, 2 second
+  input  logic [PCW-1:0]         pending_limit_i,  // 1 .. PENDING_DEPTH
+  input  logic [K*AXIS_BITS-1:0] axis_table_i,     // entry a at [a*AXIS_BITS +: AXIS_BITS]
+  input  logic [9*(M+2)-1:0]     rot_i,
+  input  logic [3*(V+M+4)-1:0]   trans_i,
+  // tree RAM read ports: [0] first tree, [1] second tree; data RAM_LAT clocks after the address
+  output logic [NODE_AW-1:0]     node_raddr_o [2],
+  input  logic [NODE_BITS-1:0]   node_rdata_i [2],
+  output logic [TRI_AW-1:0]      tri_raddr_o  [2],
+  input  logic [TRI_BITS-1:0]    tri_rdata_i  [2],
+  // contacts {second triangle, first triangle}
+  output logic                   m_axis_tvalid_o,
+  input  logic                   m_axis_tready_i,
+  output logic [63:0]            m_axis_tdata_o,
+  output logic                   busy_o,           // a query runs
+  output logic                   idle_o,           // nothing runs or drains: START may come
+  output logic                   done_o,           // one-cycle pulse: the query ended
+  output logic                   overflow_o,       // with done_o: the pending set overflowed
+  output logic [NCNT*64-1:0]     counters_o        // counter i at [i*64 +: 64] (kdopcd_v2_pkg)
+);
+
+  localparam int SAT_LAT = kdopcd_v2_pkg::sat_lat();
+  localparam int J_W     = $clog2(K);
+  localparam int COEF_W  = B + 2;
+  localparam int FW      = $clog2(PAIRS_IN_FLIGHT + 1);
+  localparam int TQW     = $clog2(TRI_QUEUE + 1);
+  localparam int CQW     = $clog2(CONTACT_QUEUE + 1);
+  localparam int TFW     = $clog2(TRI_LAT + RAM_LAT + 2);  // triangle tests in flight
+
+  typedef struct packed {
+    logic [7:0]         depth_f;
+    logic [7:0]         depth_s;
+    logic [NODE_AW-1:0] f;
+    logic [NODE_AW-1:0] s;
+  } pair_t;
+
+  // The link word of a node record (docs/formats.md): bit 63 leaf, [62:32] right child,
+  // [31:0] left child or triangle.
+  typedef struct packed {
+    logic        leaf;
+    logic [30:0] right;
+    logic [31:0] left;
+  } link_t;
+
+  // What travels with a pair through the SAT unit to its verdict.
+  typedef struct packed {
+    pair_t pair;
+    link_t link_f;
+    link_t link_s;
+  } sat_meta_t;
+
+  typedef struct packed {
+    logic [TRI_AW-1:0] tf;
+    logic [TRI_AW-1:0] ts;
+  } job_t;
+
+  // ------------------------------------------------------------------------------- run state
+  logic running_q, running_d;
+  logic [FW-1:0]  flight_q, flight_d;        // pairs issued, verdict not back
+  logic [TFW-1:0] tri_flight_q, tri_flight_d;  // triangle tests started, verdict not back
+  logic [$clog2(TRI_II+1)-1:0] ii_cnt_q, ii_cnt_d;
+  logic finish, overflow_q, done_q;
+
+  // ------------------------------------------------------------------------------- pending set
+  logic [PCW-1:0] pend_cnt, pend_next, limit;
+  pair_t          pend_top, push_first, push_second;
+  logic           pend_pop, pend_push, pend_ovf;
+  pair_t          root;
+
+  assign root  = '0;
+  assign limit = (pending_limit_i == '0 || 32'(pending_limit_i) > PENDING_DEPTH) ? PCW'(PENDING_DEPTH)
+                                                                                  : pending_limit_i;
+
+  kdopcd_v2_pending #(.DEPTH(PENDING_DEPTH), .EW($bits(pair_t))) u_pending (
+    .clk_i, .rst_ni,
+    .init_i       (start_i),
+    .init_data_i  (root),
+    .limit_i      (limit),
+    .pop_i        (pend_pop),
+    .top_o        (pend_top),
+    .push_i       (pend_push),
+    .push_first_i (push_first),
+    .push_second_i(push_second),
+    .count_o      (pend_cnt),
+    .count_next_o (pend_next),
+    .overflow_o   (pend_ovf)
+  );
+
+  // ------------------------------------------------------------------------------- queues
+  logic [TQW-1:0] tq_cnt;
+  logic [CQW-1:0] cq_cnt;
+  job_t           job_in, job_head;
+  logic           job_push, tri_start;
+  logic           cq_push, cq_pop;
+  logic [63:0]    cq_in, cq_head;
+
+  kdopcd_v2_fifo #(.DEPTH(TRI_QUEUE), .DW($bits(job_t))) u_tri_queue (
+    .clk_i, .rst_ni,
+    .clear_i    (start_i),
+    .push_i     (job_push),
+    .push_data_i(job_in),
+    .pop_i      (tri_start),
+    .head_o     (job_head),
+    .count_o    (tq_cnt)
+  );
+
+  kdopcd_v2_fifo #(.DEPTH(CONTACT_QUEUE), .DW(64)) u_contact_queue (
+    .clk_i, .rst_ni,
+    .clear_i    (start_i),
+    .push_i     (cq_push),
+    .push_data_i(cq_in),
+    .pop_i      (cq_pop),
+    .head_o     (cq_head),
+    .count_o    (cq_cnt)
+  );
+
+  // ------------------------------------------------------------------------------- scheduler
+  // Credits from the state at the start of the clock (model: pending0, flight0, tri0).
+  logic issue, slot_free, pending_room, tri_room;
+  always_comb begin
+    slot_free    = 32'(flight_q) < PAIRS_IN_FLIGHT;
+    pending_room = 32'(pend_cnt) + 2 * 32'(flight_q) + 1 <= 32'(limit) || flight_q == '0;
+    tri_room     = 32'(tq_cnt) + 32'(flight_q) + 1 <= TRI_QUEUE;
+    issue        = running_q && pend_cnt != '0 && slot_free && pending_room && tri_room;
+  end
+  assign pend_pop        = issue;
+  assign node_raddr_o[0] = pend_top.f;
+  assign node_raddr_o[1] = pend_top.s;
+
+  // RAM stage: the issued pair waits RAM_LAT clocks for its records.
+  logic  ram_valid_q [RAM_LAT];
+  pair_t ram_pair_q  [RAM_LAT];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < RAM_LAT; i++) ram_valid_q[i] <= 1'b0;
+    end else begin
+      ram_valid_q[0] <= issue;
+      for (int i = 1; i < RAM_LAT; i++) ram_valid_q[i] <= ram_valid_q[i-1];
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    ram_pair_q[0] <= pend_top;
+    for (int i = 1; i < RAM_LAT; i++) ram_pair_q[i] <= ram_pair_q[i-1];
+  end
+
+  // ------------------------------------------------------------------------------- SAT
+  logic                  sat_in_valid;
+  sat_meta_t             sat_in_meta;
+  logic [K*3*J_W-1:0]    ja, jb;
+  logic [K*3*(C+1)-1:0]  pa, pb;
+  logic [K*(Z+4)-1:0]    p_off;
+  logic                  sat_valid, sat_separated;
+  logic [K-1:0]          sat_lanes;
+  logic [$clog2(K+1)-1:0] sat_effective;
+
+  assign sat_in_valid       = ram_valid_q[RAM_LAT-1];
+  assign sat_in_meta.pair   = ram_pair_q[RAM_LAT-1];
+  assign sat_in_meta.link_f = link_t'(node_rdata_i[0][63:0]);
+  assign sat_in_meta.link_s = link_t'(node_rdata_i[1][63:0]);
+
+  // The axis table entry (docs/accelerator-v2.md): PA0..2, PB0..2 (C+1 each), p' (Z+4),
+  // jA0..2, jB0..2 (clog2(K) each), LSB first.
+  for (genvar a = 0; a < K; a++) begin : g_axis
+    localparam int Base = a * AXIS_BITS;
+    assign pa[a*3*(C+1) +: 3*(C+1)] = axis_table_i[Base +: 3*(C+1)];
+    assign pb[a*3*(C+1) +: 3*(C+1)] = axis_table_i[Base + 3*(C+1) +: 3*(C+1)];
+    assign p_off[a*(Z+4) +: Z+4]    = axis_table_i[Base + 6*(C+1) +: Z+4];
+    assign ja[a*3*J_W +: 3*J_W]     = axis_table_i[Base + 6*(C+1) + Z+4 +: 3*J_W];
+    assign jb[a*3*J_W +: 3*J_W]     = axis_table_i[Base + 6*(C+1) + Z+4 + 3*J_W +: 3*J_W];
+  end
+
+  // A = the second object's node, B = the first's (the reference's fixed_axis_diffs(second, first)).
+  kdopcd_sat_wide #(.K(K), .B(B), .C(C), .Z(Z)) u_sat (
+    .clk_i, .rst_ni,
+    .valid_i       (sat_in_valid),
+    .coef_a_i      (node_rdata_i[1][64 +: K*COEF_W]),
+    .coef_b_i      (node_rdata_i[0][64 +: K*COEF_W]),
+    .ja_i          (ja),
+    .jb_i          (jb),
+    .pa_i          (pa),
+    .pb_i          (pb),
+    .p_i           (p_off),
+    .valid_o       (sat_valid),
+    .lane_verdict_o(sat_lanes),
+    .separated_o   (sat_separated),
+    .effective_o   (sat_effective)
+  );
+
+  sat_meta_t meta_q [SAT_LAT];
+  always_ff @(posedge clk_i) begin
+    meta_q[0] <= sat_in_meta;
+    for (int i = 1; i < SAT_LAT; i++) meta_q[i] <= meta_q[i-1];
+  end
+
+  // ------------------------------------------------------------------------------- verdict
+  sat_meta_t vm;
+  logic      v_valid, v_overlap, v_leaves, split_first;
+  assign vm        = meta_q[SAT_LAT-1];
+  assign v_valid   = sat_valid && running_q;
+  assign v_overlap = v_valid && !sat_separated;
+  assign v_leaves  = vm.link_f.leaf && vm.link_s.leaf;
+
+  // kdopcd::split_first_node (ref/include/kdopcd/traversal.hpp).
+  always_comb begin
+    if (vm.link_f.leaf)       split_first = 1'b0;
+    else if (vm.link_s.leaf)  split_first = 1'b1;
+    else if (rule_i == 2'd1)  split_first = 1'b1;
+    else if (rule_i == 2'd2)  split_first = 1'b0;
+    else                      split_first = vm.pair.depth_f <= vm.pair.depth_s;
+  end
+
+  always_comb begin
+    push_first  = vm.pair;
+    push_second = vm.pair;
+    if (split_first) begin
+      push_first.f        = NODE_AW'(vm.link_f.right);
+      push_second.f       = NODE_AW'(vm.link_f.left);
+      push_first.depth_f  = vm.pair.depth_f + 8'd1;
+      push_second.depth_f = vm.pair.depth_f + 8'd1;
+    end else begin
+      push_first.s        = NODE_AW'(vm.link_s.right);
+      push_second.s       = NODE_AW'(vm.link_s.left);
+      push_first.depth_s  = vm.pair.depth_s + 8'd1;
+      push_second.depth_s = vm.pair.depth_s + 8'd1;
+    end
+  end
+  assign pend_push = v_overlap && !v_leaves;
+  assign job_push  = v_overlap && v_leaves;
+  assign job_in.tf = TRI_AW'(vm.link_f.left);
+  assign job_in.ts = TRI_AW'(vm.link_s.left);
+
+  // ------------------------------------------------------------------------------- triangle unit
+  logic tri_ready, tri_credit, tri_stall;
+  logic tri_out_valid, tri_out_hit;
+  logic [63:0] tri_out_id;
+  logic [CQW:0] cq_after;
+
+  assign cq_pop = running_q && cq_cnt != '0 && m_axis_tready_i;
+  assign cq_push = running_q && tri_out_valid && tri_out_hit;
+  assign cq_in   = tri_out_id;
+  always_comb begin
+    cq_after   = (CQW+1)'(cq_cnt) - (CQW+1)'(cq_pop) + (CQW+1)'(cq_push);
+    tri_ready  = running_q && tq_cnt != '0 && ii_cnt_q == '0;
+    tri_credit = 32'(cq_after) + 32'(tri_flight_q) - 32'(tri_out_valid) + 1 <= CONTACT_QUEUE;
+    tri_start  = tri_ready && tri_credit;
+    tri_stall  = tri_ready && !tri_credit;
+  end
+  assign tri_raddr_o[0] = job_head.tf;
+  assign tri_raddr_o[1] = job_head.ts;
+
+  logic tri_ram_valid_q [RAM_LAT];
+  job_t tri_ram_job_q   [RAM_LAT];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < RAM_LAT; i++) tri_ram_valid_q[i] <= 1'b0;
+    end else begin
+      tri_ram_valid_q[0] <= tri_start;
+      for (int i = 1; i < RAM_LAT; i++) tri_ram_valid_q[i] <= tri_ram_valid_q[i-1];
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    tri_ram_job_q[0] <= job_head;
+    for (int i = 1; i < RAM_LAT; i++) tri_ram_job_q[i] <= tri_ram_job_q[i-1];
+  end
+
+  kdopcd_tri_unit #(.V(V), .M(M), .LAT(TRI_LAT), .ID_W(64)) u_tri (
+    .clk_i, .rst_ni,
+    .valid_i (tri_ram_valid_q[RAM_LAT-1]),
+    .tri_a_i (tri_rdata_i[0]),
+    .tri_b_i (tri_rdata_i[1]),
+    .rot_i   (rot_i),
+    .trans_i (trans_i),
+    .id_i    ({32'(tri_ram_job_q[RAM_LAT-1].ts), 32'(tri_ram_job_q[RAM_LAT-1].tf)}),
+    .valid_o (tri_out_valid),
+    .hit_o   (tri_out_hit),
+    .id_o    (tri_out_id)
+  );
+
+  assign m_axis_tvalid_o = running_q && cq_cnt != '0;
+  assign m_axis_tdata_o  = cq_head;
+
+  // ------------------------------------------------------------------------------- end of query
+  always_comb begin
+    flight_d     = flight_q + FW'(issue) - FW'(sat_valid);
+    tri_flight_d = tri_flight_q + TFW'(tri_start) - TFW'(tri_out_valid);
+    ii_cnt_d     = tri_start ? ($clog2(TRI_II+1))'(TRI_II - 1) : (ii_cnt_q != '0 ? ii_cnt_q - 1'b1 : ii_cnt_q);
+    finish       = running_q && (pend_ovf ||
+                   (pend_next == '0 && flight_d == '0 && 32'(tq_cnt) + 32'(job_push) - 32'(tri_start) == 0 &&
+                    tri_flight_d == '0 && cq_after == '0));
+    running_d    = start_i ? 1'b1 : (finish ? 1'b0 : running_q);
+    if (start_i) ii_cnt_d = '0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      running_q    <= 1'b0;
+      flight_q     <= '0;
+      tri_flight_q <= '0;
+      ii_cnt_q     <= '0;
+      done_q       <= 1'b0;
+      overflow_q   <= 1'b0;
+    end else begin
+      running_q    <= running_d;
+      flight_q     <= flight_d;
+      tri_flight_q <= tri_flight_d;
+      ii_cnt_q     <= ii_cnt_d;
+      done_q       <= finish;
+      if (start_i)     overflow_q <= 1'b0;
+      else if (finish) overflow_q <= pend_ovf;
+    end
+  end
+
+  assign busy_o     = running_q;
+  assign idle_o     = !running_q && flight_q == '0 && tri_flight_q == '0;
+  assign done_o     = done_q;
+  assign overflow_o = overflow_q;
+
+  // ------------------------------------------------------------------------------- counters
+  logic [63:0] cnt_q [NCNT];
+  logic [63:0] cnt_d [NCNT];
+  logic [63:0] tq_after_push, cq_after_push;
+  assign tq_after_push = 64'(tq_cnt) - 64'(tri_start) + 64'd1;
+  assign cq_after_push = 64'(cq_cnt) - 64'(cq_pop) + 64'd1;
+
+  always_comb begin
+    for (int i = 0; i < NCNT; i++) cnt_d[i] = cnt_q[i];
+    if (running_q) begin
+      cnt_d[kdopcd_v2_pkg::CNT_CYCLES] = cnt_q[kdopcd_v2_pkg::CNT_CYCLES] + 64'd1;
+      if (v_valid) begin
+        cnt_d[kdopcd_v2_pkg::CNT_PAIR_TESTS] = cnt_q[kdopcd_v2_pkg::CNT_PAIR_TESTS] + 64'd1;
+        cnt_d[kdopcd_v2_pkg::CNT_AXIS_TESTS] = cnt_q[kdopcd_v2_pkg::CNT_AXIS_TESTS] + 64'(sat_effective);
+      end
+      if (job_push) cnt_d[kdopcd_v2_pkg::CNT_LEAF_PAIRS] = cnt_q[kdopcd_v2_pkg::CNT_LEAF_PAIRS] + 64'd1;
+      if (tri_start) cnt_d[kdopcd_v2_pkg::CNT_TRIANGLE_TESTS] = cnt_q[kdopcd_v2_pkg::CNT_TRIANGLE_TESTS] + 64'd1;
+      if (cq_pop) cnt_d[kdopcd_v2_pkg::CNT_CONTACTS] = cnt_q[kdopcd_v2_pkg::CNT_CONTACTS] + 64'd1;
+      if (64'(pend_next) > cnt_q[kdopcd_v2_pkg::CNT_MAX_PENDING])
+        cnt_d[kdopcd_v2_pkg::CNT_MAX_PENDING] = 64'(pend_next);
+      if (pend_cnt != '0 && !issue)
+        cnt_d[kdopcd_v2_pkg::CNT_STALL_CYCLES] = cnt_q[kdopcd_v2_pkg::CNT_STALL_CYCLES] + 64'd1;
+      if (tri_stall)
+        cnt_d[kdopcd_v2_pkg::CNT_TRIANGLE_STALL_CYCLES] = cnt_q[kdopcd_v2_pkg::CNT_TRIANGLE_STALL_CYCLES] + 64'd1;
+      if (job_push && tq_after_push > cnt_q[kdopcd_v2_pkg::CNT_MAX_TRIANGLE_QUEUE])
+        cnt_d[kdopcd_v2_pkg::CNT_MAX_TRIANGLE_QUEUE] = tq_after_push;
+      if (cq_push && cq_after_push > cnt_q[kdopcd_v2_pkg::CNT_MAX_CONTACT_QUEUE])
+        cnt_d[kdopcd_v2_pkg::CNT_MAX_CONTACT_QUEUE] = cq_after_push;
+      if (sat_in_valid) cnt_d[kdopcd_v2_pkg::CNT_SAT_ISSUES] = cnt_q[kdopcd_v2_pkg::CNT_SAT_ISSUES] + 64'd1;
+    end
+    if (start_i) begin
+      for (int i = 0; i < NCNT; i++)
+        if (i != int'(kdopcd_v2_pkg::CNT_LOAD_CYCLES) && i != int'(kdopcd_v2_pkg::CNT_LOAD_BEATS)) cnt_d[i] = '0;
+      cnt_d[kdopcd_v2_pkg::CNT_MAX_PENDING] = 64'd1;  // the root
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < NCNT; i++) cnt_q[i] <= '0;
+    end else begin
+      for (int i = 0; i < NCNT; i++) cnt_q[i] <= cnt_d[i];
+    end
+  end
+  for (genvar i = 0; i < NCNT; i++) begin : g_cnt_out
+    assign counters_o[i*64 +: 64] = cnt_q[i];
+  end
+
+  logic unused;
+  assign unused = ^{sat_lanes, sat_in_meta, vm.link_f.right[30:0], vm.link_s.right[30:0],
+                    vm.link_f.left[31:0], vm.link_s.left[31:0], node_rdata_i[0][NODE_BITS-1:0],
+                    node_rdata_i[1][NODE_BITS-1:0]};
+
+`ifndef SYNTHESIS
+  // The credits guarantee these; a failure is a defect of the engine.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      if (job_push && !tri_start && 32'(tq_cnt) >= TRI_QUEUE)
+        $error("kdopcd_v2_engine: triangle queue overrun (credit)");
+      if (cq_push && !cq_pop && 32'(cq_cnt) >= CONTACT_QUEUE)
+        $error("kdopcd_v2_engine: contact queue overrun (credit)");
+    end
+  end
+`endif
+
+endmodule

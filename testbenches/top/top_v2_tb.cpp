@@ -1,0 +1,185 @@
+// The verilated v2 top (rtl/kdopcd_v2_top.sv) against the reference and the SystemC model's v2
+// (docs/accelerator-v2.md): per query on real scenes in the four pose classes, the contact set
+// equals collide(..., Fixed), and with the bus models stall-free the cycle count and every counter
+// equal the model's at v2_params() (both take their parameters from the one contract); random
+// stalls and back-pressure change no contact; an overflow of the pending set and a tree too large
+// for the tree RAMs are reported, never a silent wrong answer. The AXI protocol assertions run in
+// every query.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "kdopcd/collide.hpp"
+#include "kdopcd/error.hpp"
+#include "kdopcd/mesh_io.hpp"
+#include "kdopcd/pose_classes.hpp"
+#include "kdopcd/rtl_v2_top_engine.hpp"
+#include "kdopcd/shapes.hpp"
+#include "kdopcd_model/model.hpp"
+
+namespace kdopcd {
+namespace {
+
+namespace c2 = contract::v2;
+using Cnt = c2::Counter;
+
+struct Scene {
+  std::string name;
+  Mesh first_mesh, second_mesh;
+  std::unique_ptr<DopTree> first, second;
+  std::array<ClassifiedPose, 4> poses;
+};
+
+std::unique_ptr<Scene> make_scene(const std::string& a, const std::string& b, double angle) {
+  auto s = std::make_unique<Scene>();
+  s->name = a + "/" + b;
+  s->first_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + a + ".off");
+  s->second_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + b + ".off");
+  s->first = std::make_unique<DopTree>(s->first_mesh, 24);
+  s->second = std::make_unique<DopTree>(s->second_mesh, 24);
+  s->poses = make_pose_classes(*s->first, *s->second,
+                               Eigen::Quaterniond(Eigen::AngleAxisd(angle, Vec3(0.3, 1, 0.2).normalized())),
+                               Vec3(1, 0.5, 0.25));
+  return s;
+}
+
+const Scene& scene(int i) {
+  static const std::unique_ptr<Scene> scenes[] = {make_scene("cow", "cow", 0.5), make_scene("elephant", "hand", 1.0),
+                                                  make_scene("mushroom", "couplingdown", 0.8)};
+  return *scenes[i];
+}
+
+const ClassifiedPose& pose_of(const Scene& sc, PoseClass kind) {
+  for (const ClassifiedPose& cp : sc.poses)
+    if (cp.kind == kind) return cp;
+  throw std::logic_error("no pose of that class");
+}
+
+rtl::V2TopParams top_params(const model::ModelParams& mp) {
+  rtl::V2TopParams t;
+  t.rule = mp.rule;
+  t.fixed = mp.fixed;
+  t.vertex_bits = mp.vertex_bits;
+  t.rotation_bits = mp.rotation_bits;
+  t.pending_limit = std::uint32_t(mp.stack_depth);
+  return t;
+}
+
+// Every counter the model has, against the top's register.
+void expect_counters_equal(const rtl::V2TopResult& r, const model::ModelStats& m) {
+  EXPECT_EQ(r.counter(Cnt::kCycles), m.cycles);
+  EXPECT_EQ(r.counter(Cnt::kPairTests), m.pair_tests);
+  EXPECT_EQ(r.counter(Cnt::kAxisTests), m.axis_tests);
+  EXPECT_EQ(r.counter(Cnt::kLeafPairs), m.leaf_pairs);
+  EXPECT_EQ(r.counter(Cnt::kTriangleTests), m.triangle_tests);
+  EXPECT_EQ(r.counter(Cnt::kContacts), m.contacts);
+  EXPECT_EQ(r.counter(Cnt::kMaxPending), m.max_stack_depth);
+  EXPECT_EQ(r.counter(Cnt::kStallCycles), m.stall_cycles);
+  EXPECT_EQ(r.counter(Cnt::kTriangleStallCycles), m.triangle_stall_cycles);
+  EXPECT_EQ(r.counter(Cnt::kMaxTriangleQueue), m.max_triangle_queue);
+  EXPECT_EQ(r.counter(Cnt::kMaxContactQueue), m.max_contact_queue);
+  EXPECT_EQ(r.counter(Cnt::kSatIssues) * std::uint64_t(c2::kK), m.axis_tests_issued);
+}
+
+void expect_cycle_exact(const Scene& sc, const model::ModelParams& mp) {
+  for (const ClassifiedPose& cp : sc.poses) {
+    SCOPED_TRACE(sc.name + " " + to_string(cp.kind));
+    TraversalOptions o;
+    o.rule = mp.rule;
+    const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, o, SatBackend::Fixed, mp.fixed);
+    const model::ModelResult m = model::simulate(*sc.first, *sc.second, cp.pose, mp);
+    const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, cp.pose, top_params(mp));
+    ASSERT_TRUE(r.started);
+    EXPECT_FALSE(r.overflow);
+    EXPECT_EQ(r.contacts, ref.contacts);
+    EXPECT_EQ(r.contacts, m.contacts);
+    expect_counters_equal(r, m.stats);
+    EXPECT_EQ(r.counter(Cnt::kPairTests), ref.stats.pair_tests);
+    EXPECT_EQ(r.counter(Cnt::kTriangleTests), ref.stats.triangle_tests);
+  }
+}
+
+class TopV2Scenes : public ::testing::TestWithParam<int> {};
+
+TEST_P(TopV2Scenes, CycleExactWithTheModel) { expect_cycle_exact(scene(GetParam()), model::v2_params()); }
+
+TEST_P(TopV2Scenes, RandomStallsChangeNoContact) {
+  const Scene& sc = scene(GetParam());
+  rtl::V2TopParams tp = top_params(model::v2_params());
+  tp.stalls = true;
+  tp.stall_probability = 0.3;
+  tp.seed = 7 + std::uint64_t(GetParam());
+  for (const ClassifiedPose& cp : sc.poses) {
+    SCOPED_TRACE(sc.name + " " + to_string(cp.kind));
+    const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed);
+    const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, cp.pose, tp);
+    EXPECT_EQ(r.contacts, ref.contacts);
+    EXPECT_EQ(r.counter(Cnt::kPairTests), ref.stats.pair_tests);
+    EXPECT_EQ(r.counter(Cnt::kContacts), ref.contacts.size());
+  }
+}
+
+std::string scene_test_name(const ::testing::TestParamInfo<int>& info) {
+  static const char* const names[] = {"cow_cow", "elephant_hand", "mushroom_couplingdown"};
+  return names[info.param];
+}
+INSTANTIATE_TEST_SUITE_P(Real, TopV2Scenes, ::testing::Values(0, 1, 2), scene_test_name);
+
+TEST(TopV2, DescentRulesCycleExact) {
+  for (DescentRule rule : {DescentRule::First, DescentRule::Second}) {
+    model::ModelParams mp = model::v2_params();
+    mp.rule = rule;
+    expect_cycle_exact(scene(1), mp);
+  }
+}
+
+// The round trip of the contract: a pose separated at the root takes 1 + RAM_LAT + SAT_LAT clocks.
+TEST(TopV2, SeparatedPoseTakesOneRoundTrip) {
+  const Scene& sc = scene(0);
+  const ClassifiedPose& sep = pose_of(sc, PoseClass::Separated);
+  const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, sep.pose, top_params(model::v2_params()));
+  ASSERT_TRUE(r.started);
+  if (r.counter(Cnt::kPairTests) == 1)
+    EXPECT_EQ(r.counter(Cnt::kCycles), std::uint64_t(1 + c2::kRamLat + c2::kSatLat));
+  EXPECT_EQ(r.counter(Cnt::kCycles), model::simulate(*sc.first, *sc.second, sep.pose, model::v2_params()).stats.cycles);
+}
+
+// A pending set too small for the traversal: the top reports the overflow in the same clock as the
+// model, and never pretends the (incomplete) contact set is the answer.
+TEST(TopV2, PendingOverflowIsReportedCycleExact) {
+  const Scene& sc = scene(0);
+  const ClassifiedPose& hit = pose_of(sc, PoseClass::Intersecting);
+  model::ModelParams mp = model::v2_params();
+  mp.stack_depth = 6;
+  const model::ModelResult m = model::simulate(*sc.first, *sc.second, hit.pose, mp);
+  ASSERT_TRUE(m.stats.stack_overflow);
+  const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, top_params(mp));
+  EXPECT_TRUE(r.overflow);
+  EXPECT_EQ(r.counter(Cnt::kCycles), m.stats.cycles);
+  EXPECT_EQ(r.counter(Cnt::kPairTests), m.stats.pair_tests);
+  EXPECT_EQ(r.counter(Cnt::kMaxPending), m.stats.max_stack_depth);
+  // The next query on the same top is whole again.
+  const rtl::V2TopResult again = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, top_params(model::v2_params()));
+  EXPECT_FALSE(again.overflow);
+  EXPECT_EQ(again.contacts, collide(*sc.first, *sc.second, hit.pose, {}, SatBackend::Fixed).contacts);
+}
+
+// A tree with more node records than the RAM holds (2^NODE_AW): LOAD refuses it, the engine
+// reports an input error, and the previously loaded trees are not used silently.
+TEST(TopV2, TreeTooLargeForTheRamIsAnInputError) {
+  const int sub = 7;  // an icosphere of 20 * 4^7 = 327 680 triangles: 655 359 nodes > 2^18
+  static_assert(c2::kNodeAw == 18, "pick a larger sphere when the node RAM grows");
+  const Mesh big = make_sphere(1.0, sub);
+  const DopTree big_tree(big, 24);
+  ASSERT_GT(big_tree.nodes().size(), std::size_t(1) << c2::kNodeAw);
+  const Scene& sc = scene(0);
+  EXPECT_THROW(rtl::simulate_v2_top(big_tree, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, top_params(model::v2_params())),
+               InputError);
+  // Afterwards the scene loads again and answers correctly.
+  const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, top_params(model::v2_params()));
+  EXPECT_TRUE(r.loaded_now);
+  EXPECT_EQ(r.contacts, collide(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, {}, SatBackend::Fixed).contacts);
+}
+
+}  // namespace
+}  // namespace kdopcd
