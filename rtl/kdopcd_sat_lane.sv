@@ -27,8 +27,9 @@
 // (x'[r], x'[r + K/2]), r = jX mod K/2, followed by a swap: half the inputs of two K:1
 // multiplexers.
 //
-// Stages (registered; every stage holds at most one carry chain of B+C+5 bits or one
-// multiplexer, aimed at 250 MHz on UltraScale+):
+// Stages (registered; every stage holds at most one carry chain of B+C+5 bits or the selection
+// multiplexer, besides the short (B+5-bit) sums of three sn() terms; aimed at 250 MHz on
+// UltraScale+):
 //   S1 selection of x' (and the constant own sn(y') sums)
 //   S2 products Plo x' (DSP, M register), v, sn(x') sums, the offset minus y'_J0 2^C
 //   S3 products (DSP, P register), sn(x') + sn(y')
