@@ -72,7 +72,7 @@ def sta_path(path):
     hops = [h for h in hops if h]
     start = ""
     for line in block.splitlines():
-        s = re.match(r"^\s+0\s+(\S+)\s+\(<primary input>\)", line)
+        s = re.match(r"^\s+0\s+(.+?)\s+\(<primary input>\)", line)
         if s:
             start = s.group(1)
     # A net before every cell except the launching flip-flop (clock to Q) and the carry-chain
