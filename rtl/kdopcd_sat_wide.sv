@@ -10,8 +10,9 @@
 // as parameters, not from the axis table. So the own halves of the table (jb_i, pb_i of the even
 // lanes, ja_i, pa_i of the odd ones) are not used by the hardware; they stay in the port list
 // so that the table keeps the reference's layout (one QuantizedAxis per lane), and the
-// simulation checks that they hold the constants (a host that loads another orientation set or
-// a wrong table is caught). Only the mapped object's triple depends on the pose.
+// simulation (Verilator --assert, as in the tests) checks that they hold the constants (a host
+// that loads another orientation set or a wrong table is caught). Only the mapped object's
+// triple depends on the pose.
 module kdopcd_sat_wide #(
   parameter int K = kdopcd_sat_pkg::DEFAULT_K,
   parameter int B = kdopcd_sat_pkg::DEFAULT_B,
