@@ -2,28 +2,52 @@
 // axis is a face normal of one object ("own"), bit-exact with fixed_diffs() of
 // ref/include/kdopcd/sat_fixed.hpp for such an axis.
 //
-// For an own-face axis the own object's face triple is exact, P' = (-2^C, 0, 0) (the set-up's
-// own_direction_triple), so its mapped sum P'.y' + sn(y') is -(y'_0 << C) + sn(y'): no multiplier.
-// Only the other object ("mapped", X) needs its triple, in both diffs: 6 products per lane.
+// For an own-face axis the own object's face triple is exact and fixed: indices
+// (OWN_J0, OWN_J1, OWN_J2) = the set-up's own_direction_triple, P' = (-2^C, 0, 0). So the own
+// object's six coefficients are selected by constant wiring (no multiplexer) and its mapped sum
+// P'.y' + sn(y') is -(y'_J0 << C) + sn(y'_J0) + sn(y'_J1) + sn(y'_J2): no multiplier. Only the
+// other object ("mapped", X) has a run-time triple jX (it depends on the pose), in both diffs:
+// 6 products per lane.
 //   OWN_FIRST = 1 (own = first object B, X = A):
-//     diff1' = P'X.x'[jX]      + sn(x'[jX])      + own(y'[jY + K/2]) + p' 2^E
-//     diff2' = own(y'[jY])     + P'X.x'[jX + K/2] + sn(x'[jX + K/2]) - (p'+1) 2^E
+//     diff1' = P'X.x'[jX]      + sn(x'[jX])      + own(y'[J + K/2]) + p' 2^E
+//     diff2' = own(y'[J])      + P'X.x'[jX + K/2] + sn(x'[jX + K/2]) - (p'+1) 2^E
 //   OWN_FIRST = 0 (own = second object A, X = B):
-//     diff1' = own(y'[jY])     + P'X.x'[jX + K/2] + sn(.)            + p' 2^E
-//     diff2' = P'X.x'[jX]      + sn(x'[jX])      + own(y'[jY + K/2]) - (p'+1) 2^E
-// A product P'x' with P' in [-2^C, 0] is split so that it takes one 25 x 18 DSP slice:
-// P' = Phi 2^17 + Plo with Plo = P'[16:0] in [0, 2^17) (an 18-bit signed DSP operand) and
-// Phi = P' >>> 17 in [-2^(C-17), 0]; Phi x' is the negated shift-and-add of -Phi's bits over -x'
-// (LUTs, no multiplier).
+//     diff1' = own(y'[J])      + P'X.x'[jX + K/2] + sn(.)            + p' 2^E
+//     diff2' = P'X.x'[jX]      + sn(x'[jX])      + own(y'[J + K/2]) - (p'+1) 2^E
+// (index + K/2 taken modulo K: the opposite face).
 //
-// Stages (registered): S1 selection (and -x'), S2 products and LUT terms, S3..S(2+LV) adder
-// tree over NT = 15 terms per diff (LV = 4), S(3+LV) sign test. LAT = LV + 3 = 7.
+// A product P'x' with P' in [-2^C, 0] is split so that it takes one DSP slice (25 x 18 on
+// 7-series, 27 x 18 on UltraScale+): P' = Phi 2^LO + Plo with Plo = P'[LO-1:0] in [0, 2^LO)
+// (an 18-bit signed, non-negative DSP operand, LO = min(C, 17)) and Phi = P' >>> LO in
+// [-2^(C-LO), 0]. Phi x' 2^LO is subtracted as v 2^LO with v = (-Phi) x' (LUTs, no multiplier):
+// -Phi is at most 2^(C-LO), so when its top bit is set the others are clear, and for C <= 18
+// (HI_W <= 2) v is a 3:1 multiplexer of 0, x', 2x'.
+//
+// The run-time selection x'[jX], x'[jX + K/2] is one K/2:1 multiplexer of the face pair
+// (x'[r], x'[r + K/2]), r = jX mod K/2, followed by a swap: half the inputs of two K:1
+// multiplexers.
+//
+// Stages (registered; every stage holds at most one carry chain of B+C+5 bits or the selection
+// multiplexer, besides the short (B+5-bit) sums of three sn() terms; aimed at 250 MHz on
+// UltraScale+):
+//   S1 selection of x' (and the constant own sn(y') sums)
+//   S2 products Plo x' (DSP, M register), v, sn(x') sums, the offset minus y'_J0 2^C
+//   S3 products (DSP, P register), sn(x') + sn(y')
+//   S4 t = Plo x' - v 2^LO (upper bits only), u = offset - y'_J0 2^C + sn sums
+//   S5, S6 two adder levels over (t1, t2, t3, u)
+//   S7 sign test
+// LAT = 7, the lane latency of the model (kWideSatLaneLatency).
 module kdopcd_sat_lane #(
   parameter int K         = kdopcd_sat_pkg::DEFAULT_K,
   parameter int B         = kdopcd_sat_pkg::DEFAULT_B,
   parameter int C         = kdopcd_sat_pkg::DEFAULT_C,
   parameter int Z         = kdopcd_sat_pkg::DEFAULT_Z,
-  parameter int OWN_FIRST = 1  // 1: own face of the first object (B); 0: of the second (A)
+  parameter int OWN_FIRST = 1,   // 1: own face of the first object (B); 0: of the second (A)
+  // The own object's face triple (own_direction_triple of the lane's direction); the default is
+  // that of direction 0 for K = 24.
+  parameter int OWN_J0    = 12,
+  parameter int OWN_J1    = 11,
+  parameter int OWN_J2    = 16
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -31,7 +55,6 @@ module kdopcd_sat_lane #(
   input  logic [K*(B+2)-1:0]     coef_x_i,  // the mapped object's node: x'_i at [i*(B+2) +: B+2]
   input  logic [K*(B+2)-1:0]     coef_y_i,  // the own object's node
   input  logic [3*$clog2(K)-1:0] jx_i,      // the mapped object's face triple
-  input  logic [3*$clog2(K)-1:0] jy_i,      // the own object's face triple (P' = (-2^C, 0, 0))
   input  logic [3*(C+1)-1:0]     px_i,      // P'X, entry m at [m*(C+1) +: C+1], signed, <= 0
   input  logic [Z+3:0]           p_i,       // p' (signed)
   output logic                   valid_o,
@@ -46,140 +69,210 @@ module kdopcd_sat_lane #(
   localparam int J_W    = $clog2(K);
   localparam int HALF   = K / 2;
   localparam int E      = B + C - Z;
-  localparam int LO_W   = C < 17 ? C : 17;    // Plo bits: one 18-bit signed DSP operand
-  localparam int HI_W   = (C + 1) - LO_W;     // bits of Phi (signed), >= 1
-  localparam int NT     = 15;                 // 3 Plo products, 3 Phi terms, 3 sn(x), own, p, 3 sn(y), 1 free
-  localparam int LV     = $clog2(NT);
+  localparam int LO_W   = C < 17 ? C : 17;        // Plo bits: one 18-bit signed DSP operand
+  localparam int HI_W   = (C + 1) - LO_W;         // bits of -Phi (unsigned), >= 1
+  localparam int PROD_W = LO_W + 1 + COEF_W;      // Plo x' (signed)
+  localparam int V_W    = COEF_W + HI_W - 1;      // v = (-Phi) x' (signed), |v| <= 2^(B+HI_W-1)
+  localparam int UP_W   = DIFF_W - LO_W;          // bits of t above the LO_W low product bits
+  localparam int SN_W   = COEF_W + 3;             // a sum of up to six sn() terms (each >= -2^B)
+  // The own triple and its opposite faces, constant.
+  localparam int OJ0 = OWN_J0, OJ1 = OWN_J1, OJ2 = OWN_J2;
+  localparam int OK0 = (OJ0 + HALF) % K, OK1 = (OJ1 + HALF) % K, OK2 = (OJ2 + HALF) % K;
 
-  // Sign-extend a coefficient to the sum width.
   function automatic logic [DIFF_W-1:0] ext(input logic [COEF_W-1:0] v);
     ext = DIFF_W'($signed(v));
   endfunction
+  function automatic logic [SN_W-1:0] sn(input logic [COEF_W-1:0] v);  // min(v, 0)
+    sn = v[COEF_W-1] ? SN_W'($signed(v)) : '0;
+  endfunction
 
   // ---------------------------------------------------------------- S1: selection
-  // d = 0: the triples of diff1, d = 1: those of diff2.
-  logic [2*3*COEF_W-1:0] x_d, x_q, nx_d, nx_q, y_d, y_q;
-  logic [3*MAP_W-1:0]    px_q;
-  logic [Z+3:0]          p_q;
-
+  // x_1 entry (d*3 + m): the mapped coefficient of product m in diff d+1.
+  // The pair (x'[r], x'[r + K/2]) goes through a binary multiplexer tree over the bits of r
+  // (level l halves the candidates with r[l]). Written as a tree because an indexed part-select
+  // x[r*W +: W] becomes a multiplier and a barrel shifter in Yosys, several times larger.
+  localparam int SL   = HALF > 1 ? $clog2(HALF) : 1;
+  localparam int PW   = 2 * COEF_W;
+  logic [6*COEF_W-1:0] x_d, x_1;
   for (genvar m = 0; m < 3; m++) begin : g_select
-    logic [J_W-1:0] jx, jy, jxk, jyk;
-    assign jx  = jx_i[m*J_W +: J_W];
-    assign jy  = jy_i[m*J_W +: J_W];
-    assign jxk = (jx < J_W'(HALF)) ? jx + J_W'(HALF) : jx - J_W'(HALF);
-    assign jyk = (jy < J_W'(HALF)) ? jy + J_W'(HALF) : jy - J_W'(HALF);
-    if (OWN_FIRST != 0) begin : g_own_first
-      assign x_d[(0*3+m)*COEF_W +: COEF_W] = coef_x_i[jx*COEF_W +: COEF_W];
-      assign x_d[(1*3+m)*COEF_W +: COEF_W] = coef_x_i[jxk*COEF_W +: COEF_W];
-      assign y_d[(0*3+m)*COEF_W +: COEF_W] = coef_y_i[jyk*COEF_W +: COEF_W];
-      assign y_d[(1*3+m)*COEF_W +: COEF_W] = coef_y_i[jy*COEF_W +: COEF_W];
-    end else begin : g_own_second
-      assign x_d[(0*3+m)*COEF_W +: COEF_W] = coef_x_i[jxk*COEF_W +: COEF_W];
-      assign x_d[(1*3+m)*COEF_W +: COEF_W] = coef_x_i[jx*COEF_W +: COEF_W];
-      assign y_d[(0*3+m)*COEF_W +: COEF_W] = coef_y_i[jy*COEF_W +: COEF_W];
-      assign y_d[(1*3+m)*COEF_W +: COEF_W] = coef_y_i[jyk*COEF_W +: COEF_W];
+    logic [J_W-1:0]            jx;
+    logic [SL-1:0]             r;   // jX mod K/2 (< K/2 <= 2^SL)
+    logic                      sw;
+    logic [COEF_W-1:0]         lo, hi, at_j, at_jk;
+    assign jx = jx_i[m*J_W +: J_W];
+    assign sw = jx >= J_W'(HALF);
+    assign r  = SL'(sw ? jx - J_W'(HALF) : jx);
+    for (genvar l = 0; l <= SL; l++) begin : g_lvl
+      logic [(1 << (SL - l))*PW-1:0] cand;  // candidate i at [i*PW +: PW]
+      if (l == 0) begin : g_leaves
+        for (genvar i = 0; i < (1 << SL); i++) begin : g_leaf
+          if (i < HALF) begin : g_pair
+            assign cand[i*PW +: PW] = {coef_x_i[(i + HALF)*COEF_W +: COEF_W], coef_x_i[i*COEF_W +: COEF_W]};
+          end else begin : g_pad
+            assign cand[i*PW +: PW] = '0;
+          end
+        end
+      end else begin : g_mux
+        for (genvar i = 0; i < (1 << (SL - l)); i++) begin : g_node
+          assign cand[i*PW +: PW] = r[l-1] ? g_lvl[l-1].cand[(2*i+1)*PW +: PW] : g_lvl[l-1].cand[(2*i)*PW +: PW];
+        end
+      end
     end
-  end
-  for (genvar i = 0; i < 6; i++) begin : g_negate
-    assign nx_d[i*COEF_W +: COEF_W] = COEF_W'(0) - x_d[i*COEF_W +: COEF_W];
+    assign lo    = g_lvl[SL].cand[0 +: COEF_W];       // x'[r]
+    assign hi    = g_lvl[SL].cand[COEF_W +: COEF_W];  // x'[r + K/2]
+    assign at_j  = sw ? hi : lo;                 // x'[jX]
+    assign at_jk = sw ? lo : hi;                 // x'[jX + K/2]
+    assign x_d[(0*3+m)*COEF_W +: COEF_W] = OWN_FIRST != 0 ? at_j : at_jk;
+    assign x_d[(1*3+m)*COEF_W +: COEF_W] = OWN_FIRST != 0 ? at_jk : at_j;
   end
 
+  // The own coefficients (constant wiring): diff d+1 uses y'[J] or y'[J + K/2]. Flat vectors,
+  // entry d at [d*W +: W] (no unpacked arrays: Yosys 0.23 would make memories of them).
+  logic [2*COEF_W-1:0] y0_d, y0_1;    // y'_J0 (or its opposite): the one with P' = -2^C
+  logic [2*SN_W-1:0]   sny_d, sny_1;  // sn() of the three own coefficients
+  for (genvar d = 0; d < 2; d++) begin : g_own
+    localparam bit Opposite = (d == 0) == (OWN_FIRST != 0);
+    localparam int I0 = Opposite ? OK0 : OJ0;
+    localparam int I1 = Opposite ? OK1 : OJ1;
+    localparam int I2 = Opposite ? OK2 : OJ2;
+    // Constant part-selects (a function with the index as an argument would leave Yosys a
+    // shifter to fold).
+    assign y0_d[d*COEF_W +: COEF_W] = coef_y_i[I0*COEF_W +: COEF_W];
+    assign sny_d[d*SN_W +: SN_W] = sn(coef_y_i[I0*COEF_W +: COEF_W]) + sn(coef_y_i[I1*COEF_W +: COEF_W]) +
+                                   sn(coef_y_i[I2*COEF_W +: COEF_W]);
+  end
+
+  logic [3*MAP_W-1:0] px_1;
+  logic [Z+3:0]       p_1;
   always_ff @(posedge clk_i) begin
-    x_q  <= x_d;
-    nx_q <= nx_d;
-    y_q  <= y_d;
-    px_q <= px_i;
-    p_q  <= p_i;
+    x_1   <= x_d;
+    y0_1  <= y0_d;
+    sny_1 <= sny_d;
+    px_1  <= px_i;
+    p_1   <= p_i;
   end
 
-  // ---------------------------------------------------------------- S2: products and LUT terms
-  logic [2*NT*DIFF_W-1:0] terms_d, terms_q;
+  // ---------------------------------------------------------------- S2: products, v, sums
+  logic [6*PROD_W-1:0] prod_d, prod_2, prod_3;
+  logic [6*V_W-1:0]    v_d, v_2, v_3;
+  logic [2*SN_W-1:0]   snx_d, snx_2, sny_2, sn_d, sn_3;
+  logic [2*DIFF_W-1:0] off_d, own_d, own_2, own_3;
 
   for (genvar d = 0; d < 2; d++) begin : g_diff
     for (genvar m = 0; m < 3; m++) begin : g_term
-      logic [MAP_W-1:0]     pm;
-      logic signed [LO_W:0] plo;  // Plo as an 18-bit signed (non-negative) DSP operand
-      logic [HI_W-1:0]      mhi;  // -Phi, unsigned
-      logic [COEF_W-1:0]    xv, nxv;
-      logic [HI_W*DIFF_W-1:0] hi_part;
-      logic [DIFF_W-1:0]    hi;
-      assign pm  = px_q[m*MAP_W +: MAP_W];
-      assign plo = {1'b0, pm[LO_W-1:0]};
-      assign mhi = HI_W'(0) - pm[MAP_W-1:LO_W];
-      assign xv  = x_q[(d*3+m)*COEF_W +: COEF_W];
-      assign nxv = nx_q[(d*3+m)*COEF_W +: COEF_W];
-      // Phi x' = -Phi (-x'): the set bits of -Phi select shifted copies of -x'.
-      for (genvar bb = 0; bb < HI_W; bb++) begin : g_hi
-        assign hi_part[bb*DIFF_W +: DIFF_W] = mhi[bb] ? ext(nxv) << (LO_W + bb) : '0;
-      end
-      if (HI_W == 1) begin : g_hi1
-        assign hi = hi_part[0 +: DIFF_W];
-      end else if (HI_W == 2) begin : g_hi2
-        assign hi = hi_part[0 +: DIFF_W] + hi_part[DIFF_W +: DIFF_W];
-      end else begin : g_hin
+      logic [MAP_W-1:0]          pm;
+      logic signed [LO_W:0]      plo;   // Plo as a signed, non-negative DSP operand
+      logic [HI_W-1:0]           mhi;   // -Phi, unsigned, <= 2^(HI_W-1)
+      logic signed [COEF_W-1:0]  xv;
+      logic signed [PROD_W-1:0]  prod;
+      logic [V_W-1:0]            v;
+      assign pm   = px_1[m*MAP_W +: MAP_W];
+      assign plo  = {1'b0, pm[LO_W-1:0]};
+      assign mhi  = HI_W'(0) - pm[MAP_W-1:LO_W];
+      assign xv   = x_1[(d*3+m)*COEF_W +: COEF_W];
+      assign prod = plo * xv;
+      if (HI_W == 1) begin : g_v1
+        assign v = mhi[0] ? V_W'(xv) : '0;
+      end else begin : g_vn
+        // The top bit of -Phi excludes the others: a multiplexer for HI_W = 2, and for wider
+        // Phi (C > 18, not a timing target) a shift-and-add of the low bits.
+        logic [V_W-1:0] low;
         always_comb begin
-          hi = '0;
-          for (int bb = 0; bb < HI_W; bb++) hi = hi + hi_part[bb*DIFF_W +: DIFF_W];
+          low = '0;
+          for (int bb = 0; bb < HI_W - 1; bb++)
+            if (mhi[bb]) low = low + (V_W'(xv) << bb);
         end
+        assign v = mhi[HI_W-1] ? V_W'(xv) << (HI_W - 1) : low;
       end
-      assign terms_d[(d*NT + m)*DIFF_W +: DIFF_W]     = DIFF_W'($signed(plo) * $signed(xv));
-      assign terms_d[(d*NT + 3 + m)*DIFF_W +: DIFF_W] = hi;
-      assign terms_d[(d*NT + 6 + m)*DIFF_W +: DIFF_W] = xv[COEF_W-1] ? ext(xv) : '0;  // sn(x')
+      assign prod_d[(d*3+m)*PROD_W +: PROD_W] = prod;
+      assign v_d[(d*3+m)*V_W +: V_W]          = v;
     end
-    // own(y') = -(y'_0 << C) + sn(y'); sn(y') as three terms of the tree.
-    assign terms_d[(d*NT + 9)*DIFF_W +: DIFF_W] = (DIFF_W'(0) - ext(y_q[(d*3)*COEF_W +: COEF_W])) << C;
-    for (genvar m = 0; m < 3; m++) begin : g_sn_y
-      assign terms_d[(d*NT + 12 + m)*DIFF_W +: DIFF_W] =
-          y_q[(d*3+m)*COEF_W + COEF_W-1] ? ext(y_q[(d*3+m)*COEF_W +: COEF_W]) : '0;
-    end
+    assign snx_d[d*SN_W +: SN_W] = sn(x_1[(d*3+0)*COEF_W +: COEF_W]) + sn(x_1[(d*3+1)*COEF_W +: COEF_W]) +
+                                   sn(x_1[(d*3+2)*COEF_W +: COEF_W]);
+    // The offset minus the own product y'_J0 2^C.
+    assign own_d[d*DIFF_W +: DIFF_W] = off_d[d*DIFF_W +: DIFF_W] - (ext(y0_1[d*COEF_W +: COEF_W]) << C);
   end
+
   // The offset: diff1 gets floor(p' 2^E), diff2 gets -ceil((p'+1) 2^E) = floor(~p' 2^E).
   if (E >= 0) begin : g_offset_shl
-    assign terms_d[(0*NT + 10)*DIFF_W +: DIFF_W] = DIFF_W'($signed(p_q)) << E;
-    assign terms_d[(1*NT + 10)*DIFF_W +: DIFF_W] = DIFF_W'($signed(~p_q)) << E;
+    assign off_d[0 +: DIFF_W]      = DIFF_W'($signed(p_1)) << E;
+    assign off_d[DIFF_W +: DIFF_W] = DIFF_W'($signed(~p_1)) << E;
   end else begin : g_offset_shr
-    assign terms_d[(0*NT + 10)*DIFF_W +: DIFF_W] = $signed(DIFF_W'($signed(p_q))) >>> (-E);
-    assign terms_d[(1*NT + 10)*DIFF_W +: DIFF_W] = $signed(DIFF_W'($signed(~p_q))) >>> (-E);
+    assign off_d[0 +: DIFF_W]      = $signed(DIFF_W'($signed(p_1))) >>> (-E);
+    assign off_d[DIFF_W +: DIFF_W] = $signed(DIFF_W'($signed(~p_1))) >>> (-E);
   end
-  // Term 11 of each diff is free (15 terms = 4 levels either way).
-  assign terms_d[(0*NT + 11)*DIFF_W +: DIFF_W] = '0;
-  assign terms_d[(1*NT + 11)*DIFF_W +: DIFF_W] = '0;
 
   always_ff @(posedge clk_i) begin
-    terms_q <= terms_d;
+    prod_2 <= prod_d;  // DSP M register
+    v_2    <= v_d;
+    snx_2  <= snx_d;
+    sny_2  <= sny_1;
+    own_2  <= own_d;
   end
 
-  // ---------------------------------------------------------------- S3..: adder trees
-  logic [DIFF_W-1:0] sum1, sum2;
-  kdopcd_sat_addtree #(.N(NT), .W(DIFF_W)) u_tree1 (
-    .clk_i  (clk_i),
-    .terms_i(terms_q[0 +: NT*DIFF_W]),
-    .sum_o  (sum1)
-  );
-  kdopcd_sat_addtree #(.N(NT), .W(DIFF_W)) u_tree2 (
-    .clk_i  (clk_i),
-    .terms_i(terms_q[NT*DIFF_W +: NT*DIFF_W]),
-    .sum_o  (sum2)
-  );
+  // ---------------------------------------------------------------- S3
+  assign sn_d[0 +: SN_W]    = snx_2[0 +: SN_W] + sny_2[0 +: SN_W];
+  assign sn_d[SN_W +: SN_W] = snx_2[SN_W +: SN_W] + sny_2[SN_W +: SN_W];
+  always_ff @(posedge clk_i) begin
+    prod_3 <= prod_2;  // DSP P register
+    v_3    <= v_2;
+    own_3  <= own_2;
+    sn_3   <= sn_d;
+  end
 
-  // ---------------------------------------------------------------- last stage: sign test
+  // ---------------------------------------------------------------- S4: t = Plo x' - v 2^LO, u
+  // t: the low LO_W bits are the product's; above them one UP_W-bit subtraction.
+  logic [6*DIFF_W-1:0] t_d, t_4;
+  logic [2*DIFF_W-1:0] u_d, u_4;
+  for (genvar i = 0; i < 6; i++) begin : g_t
+    logic [PROD_W-1:0] pr;
+    logic [UP_W-1:0]   up;
+    assign pr = prod_3[i*PROD_W +: PROD_W];
+    assign up = UP_W'($signed(pr[PROD_W-1:LO_W])) - UP_W'($signed(v_3[i*V_W +: V_W]));
+    assign t_d[i*DIFF_W +: DIFF_W] = {up, pr[LO_W-1:0]};
+  end
+  for (genvar d = 0; d < 2; d++) begin : g_u
+    assign u_d[d*DIFF_W +: DIFF_W] = own_3[d*DIFF_W +: DIFF_W] + DIFF_W'($signed(sn_3[d*SN_W +: SN_W]));
+  end
+  always_ff @(posedge clk_i) begin
+    t_4 <= t_d;
+    u_4 <= u_d;
+  end
+
+  // ---------------------------------------------------------------- S5, S6: adder levels
+  // Sums wrap modulo 2^DIFF_W; the true totals fit (fixed_diffs checks b+c+5 bits), so the
+  // wrap of any partial sum is harmless.
+  logic [4*DIFF_W-1:0] s_d, s_5;
+  logic [2*DIFF_W-1:0] sum_d, sum_6;
+  for (genvar d = 0; d < 2; d++) begin : g_sum
+    assign s_d[(2*d)*DIFF_W +: DIFF_W]   = t_4[(d*3+0)*DIFF_W +: DIFF_W] + t_4[(d*3+1)*DIFF_W +: DIFF_W];
+    assign s_d[(2*d+1)*DIFF_W +: DIFF_W] = t_4[(d*3+2)*DIFF_W +: DIFF_W] + u_4[d*DIFF_W +: DIFF_W];
+    assign sum_d[d*DIFF_W +: DIFF_W]     = s_5[(2*d)*DIFF_W +: DIFF_W] + s_5[(2*d+1)*DIFF_W +: DIFF_W];
+  end
+  always_ff @(posedge clk_i) begin
+    s_5   <= s_d;
+    sum_6 <= sum_d;
+  end
+
+  // ---------------------------------------------------------------- S7: sign test
   logic signed [DIFF_W-1:0] diff1_q, diff2_q;
   logic                     verdict_q;
   always_ff @(posedge clk_i) begin
-    diff1_q   <= sum1;
-    diff2_q   <= sum2;
-    verdict_q <= $signed(sum1) > 0 || $signed(sum2) > 0;
+    diff1_q   <= sum_6[0 +: DIFF_W];
+    diff2_q   <= sum_6[DIFF_W +: DIFF_W];
+    verdict_q <= $signed(sum_6[0 +: DIFF_W]) > 0 || $signed(sum_6[DIFF_W +: DIFF_W]) > 0;
   end
   assign diff1_o   = diff1_q;
   assign diff2_o   = diff2_q;
   assign verdict_o = verdict_q;
 
-  // ---------------------------------------------------------------- valid: LV + 3 stages
-  logic [LV+2:0] valid_q;
+  // ---------------------------------------------------------------- valid: 7 stages
+  localparam int LAT = 7;
+  logic [LAT-1:0] valid_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) valid_q <= '0;
-    else         valid_q <= {valid_q[LV+1:0], valid_i};
+    else         valid_q <= {valid_q[LAT-2:0], valid_i};
   end
-  assign valid_o = valid_q[LV+2];
+  assign valid_o = valid_q[LAT-1];
 
 endmodule

@@ -26,4 +26,39 @@ package kdopcd_sat_pkg;
     logic              last;
   } tag_t;
 
+  // Face triple of each own-direction axis: OWN_TRIPLES[((slot*13 + i)*3 + m)*8 +: 8] is index m
+  // of OrientationSet::own_direction_triple(i) (ref/src/orientations.cpp: the opposite face
+  // i + k/2 first, then the two other faces of the first vertex of the maximal DOP that holds
+  // it), slot = 0, 1, 2, 3, 4 for k = 6, 14, 18, 24, 26. The wide unit wires its lanes'
+  // own coefficients from this table; the test RtlSatWide.OwnTripleTableEqualsReference checks it
+  // against the reference for every supported k.
+  localparam int OWN_DIRS = 13;  // k/2 of the largest supported k
+  localparam logic [5*OWN_DIRS*3*8-1:0] OWN_TRIPLES = {
+      // k = 26: directions 12 .. 0 (unused slots 0)
+      8'd4, 8'd0, 8'd25, 8'd8, 8'd1, 8'd24, 8'd19, 8'd2, 8'd23, 8'd16, 8'd13, 8'd22,
+      8'd11, 8'd2, 8'd21, 8'd22, 8'd14, 8'd20, 8'd12, 8'd2, 8'd19, 8'd22, 8'd13, 8'd18,
+      8'd12, 8'd1, 8'd17, 8'd22, 8'd13, 8'd16, 8'd10, 8'd6, 8'd15, 8'd11, 8'd4, 8'd14,
+      8'd17, 8'd12, 8'd13,
+      // k = 24: directions 12 .. 0 (unused slots 0)
+      8'd0, 8'd0, 8'd0, 8'd4, 8'd0, 8'd23, 8'd8, 8'd1, 8'd22, 8'd18, 8'd2, 8'd21,
+      8'd10, 8'd2, 8'd20, 8'd15, 8'd13, 8'd19, 8'd11, 8'd2, 8'd18, 8'd15, 8'd12, 8'd17,
+      8'd11, 8'd1, 8'd16, 8'd17, 8'd12, 8'd15, 8'd9, 8'd6, 8'd14, 8'd10, 8'd4, 8'd13,
+      8'd16, 8'd11, 8'd12,
+      // k = 18: directions 12 .. 0 (unused slots 0)
+      8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0,
+      8'd5, 8'd2, 8'd17, 8'd6, 8'd4, 8'd16, 8'd7, 8'd2, 8'd15, 8'd11, 8'd8, 8'd14,
+      8'd7, 8'd1, 8'd13, 8'd14, 8'd9, 8'd12, 8'd8, 8'd6, 8'd11, 8'd16, 8'd4, 8'd10,
+      8'd14, 8'd12, 8'd9,
+      // k = 14: directions 12 .. 0 (unused slots 0)
+      8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0,
+      8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd4, 8'd0, 8'd13, 8'd4, 8'd1, 8'd12,
+      8'd5, 8'd2, 8'd11, 8'd11, 8'd7, 8'd10, 8'd12, 8'd4, 8'd9, 8'd11, 8'd5, 8'd8,
+      8'd11, 8'd6, 8'd7,
+      // k = 6: directions 12 .. 0 (unused slots 0)
+      8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0,
+      8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0,
+      8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd0, 8'd1, 8'd0, 8'd5, 8'd2, 8'd0, 8'd4,
+      8'd2, 8'd1, 8'd3
+  };
+
 endpackage

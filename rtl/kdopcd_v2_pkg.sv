@@ -32,7 +32,7 @@ package kdopcd_v2_pkg;
   endfunction
 
   // ---- derived values
-  // one SAT lane: selection, products, 4-level adder tree over 15 terms, sign
+  // one SAT lane: selection, products (DSP M and P registers), three adder levels, sign
   function automatic int sat_lane_lat();
     sat_lane_lat = 7;
   endfunction

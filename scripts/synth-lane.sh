@@ -17,7 +17,7 @@ done
 mkdir -p "$out"
 start=$(date +%s)
 yosys -q -l "$out/lane.log" -p "
-  read_verilog -sv $root/rtl/kdopcd_sat_pkg.sv $root/rtl/kdopcd_sat_addtree.sv $root/rtl/kdopcd_sat_lane.sv;
+  read_verilog -sv $root/rtl/kdopcd_sat_pkg.sv $root/rtl/kdopcd_sat_lane.sv;
   chparam -set K 24 -set B 18 -set C 18 -set Z 18 -set OWN_FIRST 1 kdopcd_sat_lane;
   synth_xilinx -family xc7 -top kdopcd_sat_lane -noiopad -noclkbuf -flatten;
   tee -q -o $out/lane.stat.txt stat -tech xilinx;

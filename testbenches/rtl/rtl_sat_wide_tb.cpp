@@ -1,6 +1,9 @@
 // The v2 wide SAT unit under Verilator against the reference (docs/model-v2.md):
 //  * one lane (own face of the first object, and of the second) bit for bit against fixed_diffs()
 //    on random operands with edge values mixed in (P' = -2^C and 0, |x'| = 2^B, |p'| = 2^(Z+2));
+//    the lane's own triple is its parameter default, own_direction_triple(0) of k = 24;
+//  * the own-triple table the wide unit wires its lanes from (kdopcd_sat_pkg::OWN_TRIPLES)
+//    against OrientationSet::own_direction_triple for every supported k;
 //  * the whole unit (24 lanes, one pair per clock) against fixed_axis_diffs() per axis, on the node
 //    pairs the reference traversal visits on cow/cow and elephant/hand in the four pose classes:
 //    every lane verdict, the OR and the first separating axis; results in order, LAT clocks later.
@@ -8,12 +11,16 @@
 #include <verilated.h>
 
 #include <deque>
+#include <fstream>
 #include <random>
+#include <regex>
+#include <sstream>
 
 #include "Vkdopcd_sat_lane_own_a.h"
 #include "Vkdopcd_sat_lane_own_b.h"
 #include "Vkdopcd_sat_wide_18.h"
 #include "kdopcd/mesh_io.hpp"
+#include "kdopcd/orientations.hpp"
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/traversal.hpp"
 #include "kdopcd_model/model.hpp"  // the latency contract (kWideSatLatency)
@@ -102,6 +109,8 @@ void run_lane(bool own_first, int cases, std::uint64_t seed) {
   Lane m;
   reset(m);
   std::mt19937_64 rng(seed);
+  // The lane is wired for one own triple (its parameters OWN_J0..2 at their defaults).
+  const std::array<int, 3> own_j = orientation_set(kK).own_direction_triple(0).j;
   const std::int64_t cmax = std::int64_t(1) << kB, pmax = std::int64_t(1) << kC, omax = std::int64_t(1) << (kZ + 2);
   auto pick = [&](std::int64_t lo, std::int64_t hi) {  // edge values one time in four
     const std::uint64_t r = rng() % 8;
@@ -124,10 +133,9 @@ void run_lane(bool own_first, int cases, std::uint64_t seed) {
       }
       for (int j = 0; j < 3; ++j) {
         c.jx[j] = int(rng() % kK);
-        c.jy[j] = int(rng() % kK);
+        c.jy[j] = own_j[std::size_t(j)];
         c.px[j] = pick(-pmax, 0);
         put(m.jx_i, j * kJ, kJ, c.jx[j]);
-        put(m.jy_i, j * kJ, kJ, c.jy[j]);
         put(m.px_i, j * (kC + 1), kC + 1, c.px[j]);
       }
       c.p = pick(-omax, omax);
@@ -154,6 +162,38 @@ TEST(RtlSatWide, LaneOwnFirstBitExactOnRandomAndEdgeOperands) {
 }
 TEST(RtlSatWide, LaneOwnSecondBitExactOnRandomAndEdgeOperands) {
   run_lane<Vkdopcd_sat_lane_own_a>(false, 200000, 12);
+}
+
+// kdopcd_sat_pkg::OWN_TRIPLES: index m of own_direction_triple(i) for k in slot order 6, 14, 18,
+// 24, 26, 13 directions per slot (unused ones 0), entry (slot*13 + i)*3 + m counted from the
+// least significant byte of the literal (the SystemVerilog concatenation lists it last).
+TEST(RtlSatWide, OwnTripleTableEqualsReference) {
+  std::ifstream in(std::string(KDOPCD_RTL_DIR) + "/kdopcd_sat_pkg.sv");
+  ASSERT_TRUE(in) << "cannot read kdopcd_sat_pkg.sv";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string src = text.str();
+  const std::size_t begin = src.find("OWN_TRIPLES = {");
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = src.find("};", begin);
+  ASSERT_NE(end, std::string::npos);
+  const std::string literal = src.substr(begin, end - begin);
+  std::vector<int> entries;  // most significant first
+  const std::regex byte(R"(8'd(\d+))");
+  for (auto it = std::sregex_iterator(literal.begin(), literal.end(), byte); it != std::sregex_iterator(); ++it)
+    entries.push_back(std::stoi((*it)[1].str()));
+  constexpr int kDirs = 13;
+  ASSERT_EQ(entries.size(), std::size_t(5 * kDirs * 3));
+  std::reverse(entries.begin(), entries.end());
+  for (std::size_t slot = 0; slot < kSupportedK.size(); ++slot) {
+    const OrientationSet& set = orientation_set(kSupportedK[slot]);
+    for (int i = 0; i < kDirs; ++i)
+      for (int m = 0; m < 3; ++m) {
+        const int expect = i < set.half() ? set.own_direction_triple(i).j[std::size_t(m)] : 0;
+        EXPECT_EQ(entries[(slot * kDirs + std::size_t(i)) * 3 + std::size_t(m)], expect)
+            << "k = " << set.k() << ", direction " << i << ", index " << m;
+      }
+  }
 }
 
 // Real node pairs: those the reference traversal visits at poses of the four classes (so both

@@ -37,7 +37,7 @@ inline constexpr int kContactQueue = 64;  // contacts waiting for the output str
 inline constexpr int kBurstMax = 16;  // beats per AXI read burst of the loader, at most
 
 // Derived values, as functions of the parameters they depend on; k... = at the defaults.
-// one SAT lane: selection, products, 4-level adder tree over 15 terms, sign
+// one SAT lane: selection, products (DSP M and P registers), three adder levels, sign
 constexpr int sat_lane_lat() { return 7; }
 inline constexpr int kSatLaneLat = sat_lane_lat();
 // the wide unit: lanes, then the first separating axis

@@ -25,9 +25,9 @@ namespace kdopcd::model {
 int rtl_pipeline_latency(int b, int c, int mul_w = 18);
 
 // Latency of the v2 wide SAT unit (rtl/kdopcd_sat_wide.sv), the default SAT latency of v2: a lane
-// (rtl/kdopcd_sat_lane.sv) selects, multiplies, adds 15 terms in a 4-level tree and tests the
-// sign (7 clocks); the unit then ORs the lanes and finds the first separating axis (1 clock).
-// Defined once in the accelerator contract (contract/accelerator_v2.json).
+// (rtl/kdopcd_sat_lane.sv) selects, multiplies (2 clocks: DSP M and P registers), adds in three
+// levels and tests the sign (7 clocks); the unit then ORs the lanes and finds the first
+// separating axis (1 clock). Defined once in the accelerator contract (contract/accelerator_v2.json).
 inline constexpr int kWideSatLaneLatency = contract::v2::kSatLaneLat;
 inline constexpr int kWideSatLatency = contract::v2::kSatLat;
 
