@@ -546,7 +546,10 @@ class Harness {
     if (!ctx) return false;
     ctx->traceEverOn(true);
     fst_ = std::make_unique<VerilatedFstC>();
-    top.trace(fst_.get(), depth);
+    // $dumpvars semantics: `depth` levels below the root scope (TOP holds the ports, the top
+    // module is level 2); must be set before trace() registers the signals.
+    if (depth < 99) fst_->dumpvars(depth + 1, "TOP");
+    top.trace(fst_.get(), 99);
     fst_->open(path.c_str());
     return true;
 #else
