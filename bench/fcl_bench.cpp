@@ -286,7 +286,10 @@ std::string json_string(const std::string& text) {
 struct Record {
   std::vector<std::pair<std::string, std::string>> fields;  // name, value (numbers unquoted)
   void text(const std::string& name, const std::string& value) { fields.emplace_back(name, json_string(value)); }
-  void number(const std::string& name, double value) { fields.emplace_back(name, fmt::format("{:.6g}", value)); }
+  void number(const std::string& name, double value) {  // counts in full, times to 6 digits
+    const bool whole = value == std::floor(value) && std::abs(value) < 1e15;
+    fields.emplace_back(name, whole ? fmt::format("{:.0f}", value) : fmt::format("{:.6g}", value));
+  }
 };
 
 Record record_of(const Row& r, const std::vector<std::string>& e2e_names, int threads) {
