@@ -39,6 +39,7 @@
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/dop_tree.hpp"
+#include "kdopcd/error.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/pose.hpp"
 #include "kdopcd/pose_classes.hpp"
@@ -462,8 +463,13 @@ int main(int argc, char** argv) {
     if (sc.user_poses) {
       for (std::size_t i = 0; i < user_poses.size(); ++i) queries.push_back({fmt::format("pose {}", i + 1), {}, user_poses[i]});
     } else {
-      for (const ClassifiedPose& cp : make_pose_classes(ta, tb, rotation, direction))
-        queries.push_back({to_string(cp.kind), cp.kind, cp.pose});
+      try {
+        for (const ClassifiedPose& cp : make_pose_classes(ta, tb, rotation, direction))
+          queries.push_back({to_string(cp.kind), cp.kind, cp.pose});
+      } catch (const InputError& e) {  // e.g. one object inside the other: give it a --poses file
+        fmt::print(stderr, "  skipped: {}\n", e.what());
+        continue;
+      }
     }
 
     if (profile_reps > 0) {
