@@ -86,6 +86,45 @@ TEST(QuantizationCache, SameTreeAndSameQueryAsQuantizingAfresh) {
   }
 }
 
+// The fixed backend's pair verdicts and counters against the plain formulation it replaced:
+// fixed_axis_diffs (with its width checks) on freshly quantized trees and the quantized set-up of
+// the centred pose, in the library's traversal. The model and the RTL compare against these
+// counters, so they must not move.
+TEST(QuantizationCache, CountersEqualThePlainFixedTraversal) {
+  REQUIRE_REAL_MESH("elephant.off");
+  REQUIRE_REAL_MESH("hand.off");
+  const Mesh first = load_mesh(real_mesh_path("elephant.off"));
+  const Mesh second = load_mesh(real_mesh_path("hand.off"));
+  const DopTree ta(first, 24), tb(second, 24);
+  const FixedParams fixed;
+  const double s = scene_scale(ta, tb);
+  const QuantizedTree qf(ta, s, fixed.b), qs(tb, s, fixed.b);
+  for (const ClassifiedPose& cp :
+       make_pose_classes(ta, tb, Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized())),
+                         Vec3(1, 0.5, 0.25)))
+    for (int n : {24, 7}) {
+      TraversalOptions options;
+      options.axes = n;
+      const std::vector<QuantizedAxis> axes =
+          quantize_setup(make_sat_setup(ta.orientations(), centred_pose(ta, tb, cp.pose)), s, fixed);
+      auto pair_test = [&](int nf, int ns) {
+        for (int i = 0; i < n; ++i)
+          if (fixed_axis_diffs<true>(qs.coefficients(std::size_t(ns)), qf.coefficients(std::size_t(nf)), 12,
+                                     axes[std::size_t(i)], fixed)
+                  .separated())
+            return PairVerdict{true, i + 1};
+        return PairVerdict{false, n};
+      };
+      const QueryResult plain = traverse(ta, tb, options, pair_test, [](int, int) { return false; });
+      const QueryResult ours = collide(ta, tb, cp.pose, options, SatBackend::Fixed);
+      EXPECT_EQ(ours.stats.pair_tests, plain.stats.pair_tests) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(ours.stats.axis_tests, plain.stats.axis_tests) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(ours.stats.leaf_pairs, plain.stats.leaf_pairs) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(ours.stats.triangle_tests, plain.stats.triangle_tests) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(ours.stats.max_stack_depth, plain.stats.max_stack_depth) << to_string(cp.kind) << " n " << n;
+    }
+}
+
 // Every backend, rule and thread count: the parallel traversal is the sequential one.
 TEST(ParallelQuery, SameContactsAndCountersAsOneThread) {
   const Mesh a = make_torus(1.0, 0.3, 48, 24), b = make_torus(0.8, 0.25, 40, 20);
