@@ -48,10 +48,11 @@ Machine: ${cpu}, $(nproc) cores, load average ${load_before} before and ${load_a
 
 ## What is measured
 
-Three scenes (first mesh fixed, second mesh placed by a pose), each in the four pose classes of
-\`make_pose_classes\` (second object rotated 0.6 rad about (1,1,0), moved along (1,0.5,0.25)):
+The \`--scene\` scenes of the tables (first mesh fixed, second mesh placed by a pose), each in the
+four pose classes of \`make_pose_classes\` (second object rotated 0.6 rad about (1,1,0), moved along (1,0.5,0.25)):
 intersecting, close proximity (gap 0.2% of the size), small proximity (5%), separated (50%).
-All contacts are asked for everywhere.
+A \`--poses\` file's scene (its two meshes given by \`--pair\`) is queried at the file's poses
+instead ("pose 1", ...). All contacts are asked for everywhere.
 
 - **ours**: \`kdopcd::collide(first_tree, second_tree, pose, {})\`: 24-DOP trees built once in the
   objects' local frames; the query is the SAT set-up, placing the second object's vertices, the
