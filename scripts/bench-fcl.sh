@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds bench/fcl_bench (release preset), runs it and writes docs/benchmarks-fcl.md.
+# Builds bench/fcl_bench (release preset), runs it and writes docs/benchmarks-fcl.md with the
+# same numbers in docs/benchmarks-fcl.csv and docs/benchmarks-fcl.json.
 # Usage: scripts/bench-fcl.sh [fcl_bench options, e.g. --batch-ms 50 --batches 9 --scene cow:cow]
 # BENCH_BUILD_DIR=build/xyz builds there instead of the release preset's build/release.
+# BENCH_DOC=docs/other.md writes that page (and its .csv/.json) instead.
 # The hand-written block between <!-- analysis --> and <!-- /analysis --> in the existing
 # document is kept; everything else is regenerated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-doc=docs/benchmarks-fcl.md
+doc=${BENCH_DOC:-docs/benchmarks-fcl.md}
 [ -x /usr/local/cuda/bin/nvcc ] && export CUDACXX=/usr/local/cuda/bin/nvcc
 if [ -n "${BENCH_BUILD_DIR:-}" ]; then
   cmake -S . -B "$BENCH_BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -21,7 +23,7 @@ fi
 tables=$(mktemp)
 trap 'rm -f "$tables"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-"$bin" --meshes data/meshes "$@" >"$tables"
+"$bin" --meshes data/meshes --csv "${doc%.md}.csv" --json "${doc%.md}.json" "$@" >"$tables"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 analysis=""
@@ -46,14 +48,21 @@ Machine: ${cpu}, $(nproc) cores, load average ${load_before} before and ${load_a
 
 ## What is measured
 
-Three scenes (first mesh fixed, second mesh placed by a pose), each in the four pose classes of
-\`make_pose_classes\` (second object rotated 0.6 rad about (1,1,0), moved along (1,0.5,0.25)):
+The \`--scene\` scenes of the tables (first mesh fixed, second mesh placed by a pose), each in the
+four pose classes of \`make_pose_classes\` (second object rotated 0.6 rad about (1,1,0), moved along (1,0.5,0.25)):
 intersecting, close proximity (gap 0.2% of the size), small proximity (5%), separated (50%).
-All contacts are asked for everywhere.
+A \`--poses\` file's scene (its two meshes given by \`--pair\`) is queried at the file's poses
+instead ("pose 1", ...). All contacts are asked for everywhere.
 
 - **ours**: \`kdopcd::collide(first_tree, second_tree, pose, {})\`: 24-DOP trees built once in the
   objects' local frames; the query is the SAT set-up, placing the second object's vertices, the
   tandem traversal with the float SAT (all 24 axes unless \`--axes\` is given) and the exact triangle tests.
+  \`--build sah\` and \`--rule larger\` choose the optional tree build and descent rule
+  (\`TreeBuild::Sah\`, \`DescentRule::Larger\`); the default is the accelerator's median build and
+  shallower-first rule.
+- **fixed**: the same call with \`SatBackend::Fixed\` (the accelerator's arithmetic: the fixed-point
+  SAT at b = c = z = 18 and the fixed-point triangle unit), on the same trees; "fixed / ours" is its
+  time over the float query's.
 - **FCL end to end** (OBBRSS, OBB, RSS, AABB, KDOP24): \`fcl::collide\` on \`BVHModel<BV>\` (doubles)
   built once in local frames, identity transform for the first object and the pose for the
   second, \`CollisionRequest(num_max_contacts = 1e8, enable_contact = false)\`: one Contact per
@@ -65,6 +74,9 @@ All contacts are asked for everywhere.
   \`detail::initialize\` with identity transforms (no copy, no rebuild) and \`detail::collide\`:
   FCL's BV traversal and its triangle tests. This is the cost FCL would have if the trees were
   already in world space: the target for a traversal in local frames.
+- **threads** (with \`--threads N\`): ours with \`TraversalOptions::threads = N\` against 1 thread,
+  both in wall time (a query on several threads spreads its CPU time over them), interleaved.
+  On a machine shared with other jobs this speed-up says little: the second core is rarely free.
 - Each time is the median over the batches; the repeat count per batch is calibrated so that a
   batch lasts at least the batch time, and the batches of all methods of one query are run
   interleaved so that load changes hit them alike. Ratios are ours / FCL: below 1 means ours is faster.
@@ -86,7 +98,8 @@ pairs that only touch (a shared point or edge, coplanar contact) may differ; the
 AABB/KDOP24 and OBB-family runs also place the vertices with FCL's own rounding. Differences
 are reported, not treated as failures.
 
-The "where our time goes" table times the parts of `collide()` one by one: `make_sat_setup`,
+The same per-query numbers are written as CSV and JSON next to this page (the `--csv` and
+`--json` options of `fcl_bench`). The "where our time goes" table times the parts of `collide()` one by one: `make_sat_setup`,
 `place_vertices`, the traversal with the triangle test replaced by recording the leaf pair, and
 the exact triangle tests on the recorded pairs. "traversal, no % (what-if)" is the same traversal
 with a pair test computing the same sums in the same order (same verdicts, checked) but with the
@@ -110,7 +123,10 @@ test, as `float_axis_diffs` does today.
     scripts/bench-fcl.sh --batch-ms 50 --batches 9
     BENCH_BUILD_DIR=build/mine scripts/bench-fcl.sh --scene cow:cow
     scripts/bench-fcl.sh --axes 6               # our pair test on the first 6 axes only
+    scripts/bench-fcl.sh --build sah --rule larger --threads 2   # the optional tree and rule, 2 threads
+    build/release/bench/fcl_bench --poses my.poses --pair a.off b.off --csv out.csv   # your own scene
     valgrind --tool=callgrind build/release/bench/fcl_bench --profile-reps 20   # profile ours only
+    perf record build/release/bench/fcl_bench --profile-reps 200 --profile-backend fixed   # the fixed backend
     build/release/bench/fcl_bench --help
 
 ## Analysis (hand-written, kept across reruns; may be stale after ref/ changes)

@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include "kdopcd/error.hpp"
+#include "parallel_traverse.hpp"
 #include "kdopcd/sat_exact.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_float.hpp"
@@ -92,29 +97,30 @@ inline bool separates_second_own(const FloatAxis& f, const double* a, const doub
 }
 
 // The axes of a query, each made on first use: a pair of roots separated by axis 0 costs one
-// axis set-up instead of k.
+// axis set-up instead of k. Fixed-size storage: a query allocates nothing before it needs to.
+inline constexpr int kMaxK = kSupportedK.back();
+
 class LazyAxes {
  public:
   LazyAxes(const OrientationSet& set, const Pose& pose)
-      : set_(&set), M_(pose.matrix()), T_(pose.translation), half_(set.half()) {
-    axes_.resize(set.k());
-    ready_.assign(set.k(), 0);
-  }
-  explicit LazyAxes(const SatSetup& setup) : half_(setup.k / 2), general_(setup.axes) {
-    axes_.resize(setup.axes.size());
-    ready_.assign(setup.axes.size(), 1);
-    for (std::size_t i = 0; i < setup.axes.size(); ++i)
-      structured_ &= make_float_axis(setup.axes[i], int(i), half_, axes_[i]);
+      : set_(&set), M_(pose.matrix()), T_(pose.translation), half_(set.half()), k_(set.k()) {}
+  explicit LazyAxes(const SatSetup& setup) : half_(setup.k / 2), k_(int(setup.axes.size())), general_(&setup.axes) {
+    for (int i = 0; i < k_; ++i) structured_ &= make_float_axis(setup.axes[std::size_t(i)], i, half_, axes_[i]);
+    ready_ = ~0u;
   }
   // False for a set-up whose axes are not own-direction axes in make_sat_setup's order.
   bool structured() const { return structured_; }
-  const std::vector<AxisSetup>& general() const { return general_; }
+  const std::vector<AxisSetup>& general() const { return *general_; }
   const FloatAxis& operator[](int i) {
-    if (!ready_[i]) {
+    if (!(ready_ >> i & 1u)) {
       make_float_axis(make_axis_setup(*set_, M_, T_, i), i, half_, axes_[i]);
-      ready_[i] = 1;
+      ready_ |= 1u << i;
     }
     return axes_[i];
+  }
+  // Makes every axis, so that concurrent readers (the parallel traversal) find them all ready.
+  void make_all() {
+    for (int i = 0; i < k_; ++i) (*this)[i];
   }
 
  private:
@@ -122,23 +128,25 @@ class LazyAxes {
   Mat3 M_;
   Vec3 T_;
   int half_;
+  int k_;
   bool structured_ = true;
-  std::vector<AxisSetup> general_;
-  std::vector<FloatAxis> axes_;
-  std::vector<char> ready_;
+  const std::vector<AxisSetup>* general_ = nullptr;
+  std::array<FloatAxis, kMaxK> axes_;
+  std::uint32_t ready_ = 0;  // bit i: axes_[i] is made
 };
 
 // The second object's placed vertices, each computed on first use (place_vertex rounds them
 // exactly as place_vertices does), so a query pays only for the triangles it tests.
 class LazyPlacement {
  public:
-  LazyPlacement(const Mesh& mesh, const Pose& pose) : mesh_(&mesh), R_(pose.matrix()), t_(pose.translation) {
-    placed_.resize(mesh.vertices.size());
-    ready_.assign(mesh.vertices.size(), 0);
-  }
+  LazyPlacement(const Mesh& mesh, const Pose& pose) : mesh_(&mesh), R_(pose.matrix()), t_(pose.translation) {}
   explicit LazyPlacement(const std::vector<Vec3>& placed) : given_(&placed) {}
   const Vec3& operator[](std::uint32_t v) {
     if (given_) return (*given_)[v];
+    if (ready_.empty()) {  // first triangle test of the query: a separated pose never gets here
+      placed_.resize(mesh_->vertices.size());
+      ready_.assign(mesh_->vertices.size(), 0);
+    }
     if (!ready_[v]) {
       placed_[v] = place_vertex(R_, t_, mesh_->vertices[v]);
       ready_[v] = 1;
@@ -158,39 +166,79 @@ class LazyPlacement {
 // The triangle test of a query: the custom one if given, else the exact test on the placed
 // doubles. `Placed` is a LazyPlacement or the vector of all placed vertices.
 template <class Placed>
-auto make_triangle_test(const Mesh& mf, const Mesh& ms, Placed& placed, const TriangleTest& custom) {
-  return [&mf, &ms, &placed, &custom](int tf, int ts) {
-    if (custom) return custom(std::uint32_t(tf), std::uint32_t(ts));
-    const auto& s = ms.triangles[ts];
-    return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
-                               placed[s[2]]);
-  };
+bool test_triangle_pair(const Mesh& mf, const Mesh& ms, Placed& placed, const TriangleTest& custom, int tf, int ts) {
+  if (custom) return custom(std::uint32_t(tf), std::uint32_t(ts));
+  const auto& s = ms.triangles[std::size_t(ts)];
+  return triangles_intersect(mf.corner(tf, 0), mf.corner(tf, 1), mf.corner(tf, 2), placed[s[0]], placed[s[1]],
+                             placed[s[2]]);
 }
 
 int axes_per_pair(const TraversalOptions& options, int k) { return options.axes <= 0 ? k : std::min(options.axes, k); }
 
+// Threads of the query: 1 for the sequential traversal, else what traverse_parallel gets.
+bool parallel(const TraversalOptions& options) {
+  if (options.threads == 1) return false;
+  if (options.threads < 0) throw std::invalid_argument("collide: threads must be >= 0");
+  if (options.stack_capacity != 0)
+    throw std::invalid_argument("collide: a bounded pair stack (stack_capacity) needs threads = 1");
+  return true;
+}
+
+// The traversal of a query, sequential or on options.threads threads. `make_triangle_test` gives
+// the triangle test for one thread (called once per thread that needs one): the lazily filled
+// per-query caches behind it (placed vertices) are per thread, so no test waits for a lock.
+template <class PairTest, class MakeTriangleTest>
+QueryResult run_traversal(const DopTree& first, const DopTree& second, const TraversalOptions& options,
+                          PairTest&& pair_test, MakeTriangleTest&& make_triangle_test,
+                          const std::function<void()>& before_tasks = {}) {
+  using Test = decltype(make_triangle_test());
+  if (!parallel(options)) {
+    std::optional<Test> test;  // made at the first triangle test: a separated pose makes none
+    auto triangle_test = [&](int tf, int ts) {
+      if (!test) test.emplace(make_triangle_test());
+      return (*test)(tf, ts);
+    };
+    return traverse(first, second, options, pair_test, triangle_test);
+  }
+  tbb::enumerable_thread_specific<std::optional<Test>> tests;
+  auto triangle_test = [&](int tf, int ts) {
+    std::optional<Test>& test = tests.local();
+    if (!test) test.emplace(make_triangle_test());
+    return (*test)(tf, ts);
+  };
+  return detail::traverse_parallel(first, second, options, options.threads, pair_test, triangle_test, before_tasks);
+}
+
 // The float query: the fast path of the reference.
-QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes& axes, LazyPlacement& placed,
-                          const TraversalOptions& options, const TriangleTest& custom_triangle_test) {
+QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes& axes, const LazyPlacement& placed,
+                          const TraversalOptions& options, const TriangleTest& custom) {
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
-  auto triangle_test = make_triangle_test(first.mesh(), second.mesh(), placed, custom_triangle_test);
+  const Mesh& mf = first.mesh();
+  const Mesh& ms = second.mesh();
+  // Each thread places the vertices it needs in a copy of `placed` (which is still empty).
+  auto make_triangle_test = [&] {
+    return [&mf, &ms, &custom, mine = placed](int tf, int ts) mutable {
+      return test_triangle_pair(mf, ms, mine, custom, tf, ts);
+    };
+  };
+  const std::function<void()> make_all_axes = [&] { axes.make_all(); };  // before concurrent reads
   if (!axes.structured()) {
     auto general_pair_test = [&](int nf, int ns) {
-      const double* b = first.coefficients(nf).data();
-      const double* a = second.coefficients(ns).data();
+      const double* b = first.coefficients(std::size_t(nf)).data();
+      const double* a = second.coefficients(std::size_t(ns)).data();
       for (int i = 0; i < n; ++i) {
-        const AxisSetup& ax = axes.general()[i];
+        const AxisSetup& ax = axes.general()[std::size_t(i)];
         if (float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
           return PairVerdict{true, i + 1};
       }
       return PairVerdict{false, n};
     };
-    return traverse(first, second, options, general_pair_test, triangle_test);
+    return run_traversal(first, second, options, general_pair_test, make_triangle_test, make_all_axes);
   }
   auto pair_test = [&](int nf, int ns) {
-    const double* b = first.coefficients(nf).data();
-    const double* a = second.coefficients(ns).data();
+    const double* b = first.coefficients(std::size_t(nf)).data();
+    const double* a = second.coefficients(std::size_t(ns)).data();
     int i = 0;
     for (; i + 1 < n; i += 2) {  // the pattern of make_sat_setup: first's own axis, then second's
       if (separates_first_own(axes[i], a, b)) return PairVerdict{true, i + 1};
@@ -199,12 +247,227 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
     if (i < n && separates_first_own(axes[i], a, b)) return PairVerdict{true, i + 1};
     return PairVerdict{false, n};
   };
-  return traverse(first, second, options, pair_test, triangle_test);
+  return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
+}
+
+// The fixed-point axes of a query, each quantized on first use (like LazyAxes), in both forms:
+// QuantizedAxis for fixed_axis_diffs and NarrowFixedAxis for the 64-bit test.
+class LazyFixedAxes {
+ public:
+  LazyFixedAxes(const OrientationSet& set, const Pose& centred, double s, const FixedParams& fixed)
+      : set_(&set), M_(centred.matrix()), T_(centred.translation), s_(s), fixed_(fixed), half_(set.half()),
+        k_(set.k()) {
+    validate_fixed_params(fixed);
+  }
+  LazyFixedAxes(const SatSetup& setup, double s, const FixedParams& fixed)
+      : s_(s), fixed_(fixed), half_(setup.k / 2), k_(int(setup.axes.size())) {
+    validate_fixed_params(fixed);
+    for (int i = 0; i < k_; ++i) store(i, setup.axes[std::size_t(i)]);
+  }
+  const QuantizedAxis& quantized(int i) {
+    if (!(ready_ >> i & 1u)) store(i, make_axis_setup(*set_, M_, T_, i));
+    return quantized_[i];
+  }
+  const NarrowFixedAxis& narrow(int i) {
+    if (!(ready_ >> i & 1u)) store(i, make_axis_setup(*set_, M_, T_, i));
+    return narrow_[i];
+  }
+  void make_all() {
+    for (int i = 0; i < k_; ++i) quantized(i);
+  }
+  // Whether every axis is its own object's face normal with that object's own-direction triple,
+  // as make_sat_setup makes them (axes made here from the pose always are): then the own object's
+  // two sums of Eq. 22 are OwnTerms of its node.
+  bool own_structured() const { return own_structured_; }
+
+ private:
+  void store(int i, const AxisSetup& axis) {
+    quantized_[i] = quantize_axis(axis, s_, fixed_);
+    narrow_[i] = narrow_fixed_axis(quantized_[i], half_, fixed_);
+    if (set_ == nullptr) {
+      const FaceTriple& own = orientation_set(2 * half_).own_direction_triple(i / 2);
+      const bool first_owns = i % 2 == 0;
+      own_structured_ &= (first_owns ? axis.jB : axis.jA) == own.j && (first_owns ? axis.PB : axis.PA) == own.P;
+    }
+    ready_ |= 1u << i;
+  }
+  bool own_structured_ = true;
+  const OrientationSet* set_ = nullptr;
+  Mat3 M_;
+  Vec3 T_;
+  double s_;
+  FixedParams fixed_;
+  int half_;
+  int k_;
+  std::array<QuantizedAxis, kMaxK> quantized_;
+  std::array<NarrowFixedAxis, kMaxK> narrow_;
+  std::uint32_t ready_ = 0;
+};
+
+// Eq. 22's two sums of an object on its own face normals, per node: for own direction i,
+// terms[2i] = P'.x'[j] + sn(x'[j]) and terms[2i + 1] the same on the antiparallel faces, with
+// (j, P) = own_direction_triple(i) and P' quantized at c. They depend on the tree, s, b and c only,
+// so they are worked out once and kept with the tree; a pair test then sums only the other
+// object's three products per axis, as the float test does.
+std::vector<std::int64_t> make_own_terms(const DopTree& tree, const QuantizedTree& q, int c) {
+  const int k = tree.k(), half = k / 2;
+  const OrientationSet& set = tree.orientations();
+  std::vector<NarrowFixedAxis> own_axes(static_cast<std::size_t>(half));
+  for (int i = 0; i < half; ++i) {
+    QuantizedAxis ax{};
+    const FaceTriple& t = set.own_direction_triple(i);
+    for (int m = 0; m < 3; ++m) {
+      ax.jA[m] = ax.jB[m] = t.j[m];
+      ax.PA[m] = ax.PB[m] = quantize_mapping(t.P[m], c);
+    }
+    own_axes[std::size_t(i)] = narrow_fixed_axis(ax, half, FixedParams{kMinFixedBits, c, kMinFixedBits});
+  }
+  std::vector<std::int64_t> terms(tree.node_count() * std::size_t(k));
+  for (std::size_t node = 0; node < tree.node_count(); ++node) {
+    const std::int64_t* x = q.coefficients(node);
+    for (int i = 0; i < half; ++i) {
+      const NarrowFixedAxis& a = own_axes[std::size_t(i)];
+      terms[node * std::size_t(k) + std::size_t(2 * i)] = narrow_mapped(a.PA, x, a.ja);
+      terms[node * std::size_t(k) + std::size_t(2 * i + 1)] = narrow_mapped(a.PA, x, a.jak);
+    }
+  }
+  return terms;
+}
+
+constexpr int kKindOwnTerms = 4;  // DerivedCache kind (1 in sat_fixed.cpp, 2 and 3 below)
+
+std::shared_ptr<const std::vector<std::int64_t>> cached_own_terms(const DopTree& tree, const QuantizedTree& q,
+                                                                  int c) {
+  // s and b identify q; c is the second parameter.
+  return tree.derived_cache().get<std::vector<std::int64_t>>(kKindOwnTerms, q.scale(), q.bits(), c,
+                                                             [&] { return make_own_terms(tree, q, c); });
+}
+
+// The fixed query's traversal: both trees quantized at the scene scale (once per tree and scale,
+// quantized_tree), the axes from `axes`.
+QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixedAxes& axes, double s,
+                          const TraversalOptions& options, const FixedParams& fixed,
+                          const std::function<TriangleTest()>& make_triangle_test) {
+  const int half = first.k() / 2;
+  const int n = axes_per_pair(options, first.k());
+  const std::shared_ptr<const QuantizedTree> qf = quantized_tree(first, s, fixed.b);
+  const std::shared_ptr<const QuantizedTree> qs = quantized_tree(second, s, fixed.b);
+  const std::function<void()> make_all_axes = [&] { axes.make_all(); };  // before concurrent reads
+  auto triangle_maker = [&] {
+    return [test = make_triangle_test()](int tf, int ts) { return test(std::uint32_t(tf), std::uint32_t(ts)); };
+  };
+  // The 64-bit test is fixed_axis_diffs' verdict exactly (sat_fixed.hpp); builds that check the
+  // widths of every intermediate (debug) take fixed_axis_diffs itself.
+  if (narrow_fixed_params(fixed) && !kCheckFixedWidths && axes.own_structured()) {
+    const auto own_f = cached_own_terms(first, *qf, fixed.c);
+    const auto own_s = cached_own_terms(second, *qs, fixed.c);
+    const int k = first.k();
+    auto pair_test = [&](int nf, int ns) {
+      const std::int64_t* b = qf->coefficients(std::size_t(nf));
+      const std::int64_t* a = qs->coefficients(std::size_t(ns));
+      const std::int64_t* ob = own_f->data() + std::size_t(nf) * std::size_t(k);
+      const std::int64_t* oa = own_s->data() + std::size_t(ns) * std::size_t(k);
+      // narrow_fixed_separates with the own object's sums looked up: even axis 2i is the first
+      // object's ("B") own, odd axis 2i+1 the second's ("A"). diff2 is only formed when diff1
+      // does not separate already.
+      auto even = [&](int i) {
+        const NarrowFixedAxis& ax = axes.narrow(i);
+        return narrow_mapped(ax.PA, a, ax.ja) + ob[i + 1] + ax.p1 > 0 ||
+               ob[i] + narrow_mapped(ax.PA, a, ax.jak) - ax.p2 > 0;
+      };
+      auto odd = [&](int i) {
+        const NarrowFixedAxis& ax = axes.narrow(i);
+        return oa[i - 1] + narrow_mapped(ax.PB, b, ax.jbk) + ax.p1 > 0 ||
+               narrow_mapped(ax.PB, b, ax.jb) + oa[i] - ax.p2 > 0;
+      };
+      int i = 0;
+      for (; i + 1 < n; i += 2) {
+        if (even(i)) return PairVerdict{true, i + 1};
+        if (odd(i + 1)) return PairVerdict{true, i + 2};
+      }
+      if (i < n && even(i)) return PairVerdict{true, i + 1};
+      return PairVerdict{false, n};
+    };
+    return run_traversal(first, second, options, pair_test, triangle_maker, make_all_axes);
+  }
+  if (narrow_fixed_params(fixed) && !kCheckFixedWidths) {
+    auto pair_test = [&](int nf, int ns) {
+      const std::int64_t* b = qf->coefficients(std::size_t(nf));
+      const std::int64_t* a = qs->coefficients(std::size_t(ns));
+      for (int i = 0; i < n; ++i)
+        if (narrow_fixed_separates(a, b, axes.narrow(i))) return PairVerdict{true, i + 1};
+      return PairVerdict{false, n};
+    };
+    return run_traversal(first, second, options, pair_test, triangle_maker, make_all_axes);
+  }
+  auto pair_test = [&](int nf, int ns) {
+    const std::int64_t* b = qf->coefficients(std::size_t(nf));
+    const std::int64_t* a = qs->coefficients(std::size_t(ns));
+    for (int i = 0; i < n; ++i)
+      if (fixed_axis_diffs(a, b, half, axes.quantized(i), fixed).separated()) return PairVerdict{true, i + 1};
+    return PairVerdict{false, n};
+  };
+  return run_traversal(first, second, options, pair_test, triangle_maker, make_all_axes);
 }
 
 void check_same_k(const DopTree& first, const DopTree& second) {
   if (first.k() != second.k()) throw std::invalid_argument("collide: trees must share k");
 }
+
+// DerivedCache kinds of this file (sat_fixed.cpp uses 1).
+constexpr int kKindQuantizedVertices = 2;  // quantize_vertices(mesh, centre, s, v)
+constexpr int kKindLiftedVertices = 3;     // lift_first_vertex(quantize_vertices(...), m)
+
+std::shared_ptr<const std::vector<FixedVertex>> cached_quantized_vertices(const DopTree& tree, double s, int v) {
+  return tree.derived_cache().get<std::vector<FixedVertex>>(kKindQuantizedVertices, s, v, 0, [&] {
+    return quantize_vertices(tree.mesh(), tree.centre(), s, v);
+  });
+}
+
+std::shared_ptr<const std::vector<FixedVertex>> cached_lifted_vertices(const DopTree& tree, double s,
+                                                                      const TriangleFixedParams& tri) {
+  // Fetched before get(): make() runs under the cache's lock, which is not recursive.
+  const auto quantized = cached_quantized_vertices(tree, s, tri.v);
+  return tree.derived_cache().get<std::vector<FixedVertex>>(kKindLiftedVertices, s, tri.v, tri.m, [&] {
+    std::vector<FixedVertex> lifted = *quantized;
+    for (FixedVertex& x : lifted) x = lift_first_vertex(x, tri.m);
+    return lifted;
+  });
+}
+
+// The triangle unit's inputs of one query: the first object's lifted vertices (cached with its
+// tree), the second's quantized ones (cached) placed by the quantized pose when first reached.
+// One per thread; made at the first triangle test, so a query without one pays nothing.
+class FixedTriangleInputs {
+ public:
+  FixedTriangleInputs(const DopTree& first, const DopTree& second, const QuantizedPose& pose, double s,
+                      const TriangleFixedParams& tri)
+      : first_(&first.mesh()), second_(&second.mesh()), pose_(&pose),
+        lifted_(cached_lifted_vertices(first, s, tri)), quantized_(cached_quantized_vertices(second, s, tri.v)),
+        placed_(new FixedVertex[quantized_->size()]), ready_(quantized_->size(), 0) {}
+
+  bool intersect(std::uint32_t tf, std::uint32_t ts) {
+    FixedTriangle a, b;
+    for (int c = 0; c < 3; ++c) {
+      a.v[c] = (*lifted_)[first_->triangles[tf][c]];
+      const std::uint32_t v = second_->triangles[ts][c];
+      if (!ready_[v]) {
+        placed_[v] = place_fixed_vertex(*pose_, (*quantized_)[v]);
+        ready_[v] = 1;
+      }
+      b.v[c] = placed_[v];
+    }
+    return fixed_triangles_intersect(a, b);
+  }
+
+ private:
+  const Mesh* first_;
+  const Mesh* second_;
+  const QuantizedPose* pose_;
+  std::shared_ptr<const std::vector<FixedVertex>> lifted_, quantized_;
+  std::unique_ptr<FixedVertex[]> placed_;  // default-initialized: only what ready_ marks is read
+  std::vector<char> ready_;
+};
 
 }  // namespace
 
@@ -218,32 +481,34 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
     LazyPlacement given(placed);
     return collide_float(first, second, axes, given, options, custom_triangle_test);
   }
+  const Mesh& mf = first.mesh();
+  const Mesh& ms = second.mesh();
+  auto make_triangle_test = [&]() -> TriangleTest {
+    if (custom_triangle_test) return custom_triangle_test;
+    return [&](std::uint32_t tf, std::uint32_t ts) {
+      const std::vector<Vec3>& p = placed;
+      return test_triangle_pair(mf, ms, p, TriangleTest{}, int(tf), int(ts));
+    };
+  };
+  if (backend == SatBackend::Fixed) {
+    // The set-up must be made with the centred pose (collide.hpp).
+    const double s = scene_scale(first, second);
+    LazyFixedAxes axes(setup, s, fixed);
+    return collide_fixed(first, second, axes, s, options, fixed, make_triangle_test);
+  }
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
-  auto triangle_test = make_triangle_test(first.mesh(), second.mesh(), placed, custom_triangle_test);
-  if (backend == SatBackend::Fixed) {
-    // Quantized once per query: both trees in their centred frames at the scene scale, and the
-    // set-up's P and p (the set-up must be made with the centred pose, see collide.hpp).
-    const double s = scene_scale(first, second);
-    const std::vector<QuantizedAxis> axes = quantize_setup(setup, s, fixed);
-    const QuantizedTree qf(first, s, fixed.b), qs(second, s, fixed.b);
-    auto fixed_pair_test = [&](int nf, int ns) {
-      const std::int64_t* b = qf.coefficients(nf);
-      const std::int64_t* a = qs.coefficients(ns);
-      for (int i = 0; i < n; ++i)
-        if (fixed_axis_diffs(a, b, half, axes[i], fixed).separated()) return PairVerdict{true, i + 1};
-      return PairVerdict{false, n};
-    };
-    return traverse(first, second, options, fixed_pair_test, triangle_test);
-  }
   auto exact_pair_test = [&](int nf, int ns) {
-    const double* b = first.coefficients(nf).data();
-    const double* a = second.coefficients(ns).data();
+    const double* b = first.coefficients(std::size_t(nf)).data();
+    const double* a = second.coefficients(std::size_t(ns)).data();
     return test_axes(setup, n, [&](const AxisSetup& ax) {
       return exact_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated();
     });
   };
-  return traverse(first, second, options, exact_pair_test, triangle_test);
+  auto triangle_maker = [&] {
+    return [test = make_triangle_test()](int tf, int ts) { return test(std::uint32_t(tf), std::uint32_t(ts)); };
+  };
+  return run_traversal(first, second, options, exact_pair_test, triangle_maker);
 }
 
 QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pose, const TraversalOptions& options,
@@ -260,33 +525,22 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
     return collide(first, second, setup, placed, options, backend, fixed);
   }
   // The fixed backend is the accelerator's arithmetic end to end, in the objects' centred frames
-  // (docs/fixed-point.md §2): the SAT on centred coefficients with p = L . T_c, and the triangle
-  // unit's test on quantized centred vertices (tri_fixed.hpp), each triangle quantized when first
-  // reached. The double placed vertices are not used (the unit replaces the exact test).
+  // (docs/fixed-point.md §2): the SAT on centred coefficients with p = L . T_c (each axis quantized
+  // when first reached, as in the float path), and the triangle unit's test on quantized centred
+  // vertices (tri_fixed.hpp). The double placed vertices are not used (the unit replaces the
+  // exact test). Everything that depends only on a tree and the scale is cached with the tree.
   const Pose cpose = centred_pose(first, second, pose);
-  const SatSetup setup = make_sat_setup(first.orientations(), cpose);
-  const std::vector<Vec3> unused_placed;
   const double s = scene_scale(first, second);
-  const QuantizedPose qpose = quantize_pose(cpose, s, tri_params);
-  const std::vector<FixedVertex> first_q = quantize_vertices(first.mesh(), first.centre(), s, tri_params.v);
-  const std::vector<FixedVertex> second_q = quantize_vertices(second.mesh(), second.centre(), s, tri_params.v);
-  std::vector<std::optional<FixedTriangle>> first_tris(first.mesh().triangle_count());
-  std::vector<std::optional<FixedTriangle>> second_tris(second.mesh().triangle_count());
-  auto fixed_triangle = [&](const Mesh& mesh, std::uint32_t t, bool placed_by_pose) {
-    const std::vector<FixedVertex>& q = placed_by_pose ? second_q : first_q;
-    FixedTriangle out;
-    for (int c = 0; c < 3; ++c) {
-      const FixedVertex& v = q[mesh.triangles[t][c]];
-      out.v[c] = placed_by_pose ? place_fixed_vertex(qpose, v) : lift_first_vertex(v, tri_params.m);
-    }
-    return out;
+  LazyFixedAxes axes(first.orientations(), cpose, s, fixed);
+  check_triangle_params(tri_params);  // the pose and vertices are quantized when first needed
+  std::once_flag pose_once;
+  QuantizedPose qpose;
+  auto make_unit = [&]() -> TriangleTest {
+    std::call_once(pose_once, [&] { qpose = quantize_pose(cpose, s, tri_params); });
+    auto inputs = std::make_shared<FixedTriangleInputs>(first, second, qpose, s, tri_params);
+    return [inputs](std::uint32_t tf, std::uint32_t ts) { return inputs->intersect(tf, ts); };
   };
-  const TriangleTest unit = [&](std::uint32_t tf, std::uint32_t ts) {
-    if (!first_tris[tf]) first_tris[tf] = fixed_triangle(first.mesh(), tf, false);
-    if (!second_tris[ts]) second_tris[ts] = fixed_triangle(second.mesh(), ts, true);
-    return fixed_triangles_intersect(*first_tris[tf], *second_tris[ts]);
-  };
-  return collide(first, second, setup, unused_placed, options, backend, fixed, unit);
+  return collide_fixed(first, second, axes, s, options, fixed, make_unit);
 }
 
 std::vector<ContactPair> brute_force_contacts(const Mesh& first, const Mesh& second, const Pose& pose) {

@@ -122,7 +122,16 @@ void dop_of_points(const OrientationSet& set, std::span<const Vec3> points, std:
   finish_coefficients(out, margin);
 }
 
-DopTree::DopTree(const Mesh& mesh, int k) : k_(k), set_(&orientation_set(k)), mesh_(&mesh) {
+TreeBuild parse_tree_build(const std::string& name) {
+  if (name == "median") return TreeBuild::Median;
+  if (name == "sah") return TreeBuild::Sah;
+  throw InputError(fmt::format("unknown tree build '{}' (expected median or sah)", name));
+}
+
+const char* to_string(TreeBuild build) { return build == TreeBuild::Sah ? "sah" : "median"; }
+
+DopTree::DopTree(const Mesh& mesh, int k, TreeBuild build_rule)
+    : k_(k), set_(&orientation_set(k)), mesh_(&mesh), build_(build_rule) {
   if (mesh.triangles.empty()) throw InputError(fmt::format("{}: empty mesh (no triangles)", mesh.name));
   double largest = 0;
   for (const Vec3& v : mesh.vertices) largest = std::max(largest, v.cwiseAbs().maxCoeff());
@@ -139,12 +148,27 @@ DopTree::DopTree(const Mesh& mesh, int k) : k_(k), set_(&orientation_set(k)), me
   }
   std::vector<std::uint32_t> tris(mesh.triangle_count());
   for (std::size_t t = 0; t < tris.size(); ++t) tris[t] = std::uint32_t(t);
+  if (build_ == TreeBuild::Sah) {
+    triangle_dops_.resize(mesh.triangle_count() * std::size_t(k));
+    for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+      const std::array<Vec3, 3> corners{mesh.corner(t, 0), mesh.corner(t, 1), mesh.corner(t, 2)};
+      raw_projection_max(*set_, corners, std::span<double>(triangle_dops_.data() + t * std::size_t(k), std::size_t(k)));
+    }
+  }
   nodes_.reserve(2 * tris.size());
   coeffs_.reserve(2 * tris.size() * k);
   build(tris, 0, tris.size(), 0);
   finish_coefficients(coeffs_, margin_);  // build() leaves the raw maxima (they merge exactly)
   centroids_.clear();
   centroids_.shrink_to_fit();
+  triangle_dops_.clear();
+  triangle_dops_.shrink_to_fit();
+  sizes_.resize(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    double size = 0;
+    for (int d = 0; d < k / 2; ++d) size += coeffs_[i * std::size_t(k) + std::size_t(d)] + coeffs_[i * std::size_t(k) + std::size_t(d + k / 2)];
+    sizes_[i] = size;
+  }
 
   // The centred frame. The root of centred_coefficients() is the max over every triangle corner,
   // i.e. over the referenced vertices, each evaluated exactly as there (max is exact).
@@ -176,6 +200,16 @@ int DopTree::build(std::vector<std::uint32_t>& tris, std::size_t begin, std::siz
     raw_projection_max(*set_, corners, raw(index));
     return index;
   }
+  if (build_ == TreeBuild::Sah) {
+    if (const std::size_t split = sah_split(tris, begin, end); split != 0) {
+      const int left = build(tris, begin, split, depth + 1);
+      const int right = build(tris, split, end, depth + 1);
+      nodes_[index].left = left;
+      nodes_[index].right = right;
+      for (int i = 0; i < k_; ++i) raw(index)[i] = std::max(raw(left)[i], raw(right)[i]);
+      return index;
+    }
+  }
   // Direction of largest centroid spread among the k/2 slab directions.
   int best_axis = 0;
   double best_spread = -1;
@@ -201,6 +235,67 @@ int DopTree::build(std::vector<std::uint32_t>& tris, std::size_t begin, std::siz
   // The max over the union of the children's points: the same value as recomputing it.
   for (int i = 0; i < k_; ++i) raw(index)[i] = std::max(raw(left)[i], raw(right)[i]);
   return index;
+}
+
+std::size_t DopTree::sah_split(std::vector<std::uint32_t>& tris, std::size_t begin, std::size_t end) {
+  constexpr int kBins = 16;
+  const int half = k_ / 2;
+  const std::size_t n = end - begin;
+  auto width_sum = [&](const double* dop) {
+    double sum = 0;
+    for (int d = 0; d < half; ++d) sum += dop[d] + dop[d + half];
+    return sum;
+  };
+  double best_cost = std::numeric_limits<double>::infinity();
+  int best_direction = -1, best_bin = 0;
+  double best_lo = 0, best_scale = 0;
+  std::vector<double> bin_dop(std::size_t(kBins) * std::size_t(k_)), sweep(std::size_t(kBins) * std::size_t(k_));
+  std::vector<std::size_t> bin_count(kBins);
+  for (int d = 0; d < half; ++d) {
+    const Vec3& dir = set_->direction(d);
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::size_t t = begin; t < end; ++t) {
+      const double p = dir.dot(centroids_[tris[t]]);
+      lo = std::min(lo, p);
+      hi = std::max(hi, p);
+    }
+    if (!(hi > lo)) continue;
+    const double scale = kBins / (hi - lo);
+    std::fill(bin_dop.begin(), bin_dop.end(), -std::numeric_limits<double>::infinity());
+    std::fill(bin_count.begin(), bin_count.end(), 0);
+    for (std::size_t t = begin; t < end; ++t) {
+      const int b = std::min(kBins - 1, int((dir.dot(centroids_[tris[t]]) - lo) * scale));
+      ++bin_count[std::size_t(b)];
+      const double* dop = triangle_dops_.data() + std::size_t(tris[t]) * std::size_t(k_);
+      double* acc = bin_dop.data() + std::size_t(b) * std::size_t(k_);
+      for (int i = 0; i < k_; ++i) acc[i] = std::max(acc[i], dop[i]);
+    }
+    // sweep[b]: DOP of bins b .. kBins-1 (the right side of a split before bin b).
+    std::vector<double> right(std::size_t(k_), -std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> right_count(kBins + 1, 0);
+    for (int b = kBins - 1; b >= 0; --b) {
+      for (int i = 0; i < k_; ++i) right[std::size_t(i)] = std::max(right[std::size_t(i)], bin_dop[std::size_t(b) * std::size_t(k_) + std::size_t(i)]);
+      std::copy(right.begin(), right.end(), sweep.begin() + std::ptrdiff_t(std::size_t(b) * std::size_t(k_)));
+      right_count[std::size_t(b)] = right_count[std::size_t(b) + 1] + bin_count[std::size_t(b)];
+    }
+    std::vector<double> left(std::size_t(k_), -std::numeric_limits<double>::infinity());
+    std::size_t left_count = 0;
+    for (int b = 1; b < kBins; ++b) {  // split before bin b
+      for (int i = 0; i < k_; ++i) left[std::size_t(i)] = std::max(left[std::size_t(i)], bin_dop[std::size_t(b - 1) * std::size_t(k_) + std::size_t(i)]);
+      left_count += bin_count[std::size_t(b - 1)];
+      if (left_count == 0 || right_count[std::size_t(b)] == 0) continue;
+      const double cost = width_sum(left.data()) * double(left_count) +
+                          width_sum(sweep.data() + std::size_t(b) * std::size_t(k_)) * double(right_count[std::size_t(b)]);
+      if (cost < best_cost) best_cost = cost, best_direction = d, best_bin = b, best_lo = lo, best_scale = scale;
+    }
+  }
+  if (best_direction < 0 || n < 4) return 0;
+  const Vec3& dir = set_->direction(best_direction);
+  auto middle = std::partition(tris.begin() + std::ptrdiff_t(begin), tris.begin() + std::ptrdiff_t(end), [&](std::uint32_t t) {
+    return std::min(kBins - 1, int((dir.dot(centroids_[t]) - best_lo) * best_scale)) < best_bin;
+  });
+  const std::size_t split = std::size_t(middle - tris.begin());
+  return split > begin && split < end ? split : 0;
 }
 
 double DopTree::largest_coefficient() const {

@@ -18,6 +18,7 @@ const char* to_string(DescentRule rule) {
     case DescentRule::Shallower: return "shallower";
     case DescentRule::First: return "first";
     case DescentRule::Second: return "second";
+    case DescentRule::Larger: return "larger";
   }
   return "?";
 }

@@ -31,15 +31,18 @@ using TriangleTest = std::function<bool(std::uint32_t first_triangle, std::uint3
 // (first triangle, second triangle) whose closed triangles intersect, decided exactly on the
 // placed double coordinates (place_vertices) by the float and exact backends. `fixed` (b, c, z)
 // is used by SatBackend::Fixed only; that backend works in the trees' centred frames
-// (centred_pose, centred_coefficients; docs/fixed-point.md §2), quantizes both trees once per
-// query at the scene scale (sat_fixed.hpp), and decides triangle pairs with the fixed-point
-// triangle unit (tri_fixed.hpp) at `tri` (v, m).
+// (centred_pose, centred_coefficients; docs/fixed-point.md §2), quantizes each tree once per
+// scene scale and keeps it with the tree (quantized_tree in sat_fixed.hpp), and decides triangle
+// pairs with the fixed-point triangle unit (tri_fixed.hpp) at `tri` (v, m).
+//
+// options.threads runs one query on several threads (TraversalOptions); the result is the same.
 QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pose, const TraversalOptions& options,
                     SatBackend backend = SatBackend::Float, const FixedParams& fixed = FixedParams{},
                     const TriangleFixedParams& tri = TriangleFixedParams{});
 
 // Same query against an already computed set-up (so callers can time or reuse it), with an
-// optional triangle test (see TriangleTest). For SatBackend::Fixed the set-up is taken to be in
+// optional triangle test (see TriangleTest; called from several threads when options.threads
+// is not 1). For SatBackend::Fixed the set-up is taken to be in
 // the centred frames: make it with make_sat_setup(first.orientations(), centred_pose(first,
 // second, pose)) (for the float and exact backends: with `pose` itself).
 QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup& setup,

@@ -8,7 +8,11 @@
 // so the structure does not depend on where the file put the object. The tree is therefore balanced: depth
 // <= ceil(log2(triangles)), which bounds the hardware stack and the GPU binary stack.
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "kdopcd/mesh.hpp"
@@ -24,15 +28,70 @@ struct DopNode {
   bool is_leaf() const { return left < 0; }
 };
 
+// Data derived from one tree that a query needs for a given scene scale and bit widths (the
+// fixed-point path's quantized coefficients and vertices). The scale depends on the pair of trees,
+// so a tree keeps a few entries, each made on first use and then shared by every later query:
+// quantizing both trees on every query cost more than the traversal itself. Thread-safe.
+class DerivedCache {
+ public:
+  // The entry (kind, s, p1, p2), made by make() under the lock if missing (so make() must not
+  // call get() of the same cache). `kind` names the
+  // value's type for the caller (see sat_fixed.cpp, collide.cpp); a kind is always used with one T.
+  template <class T>
+  std::shared_ptr<const T> get(int kind, double s, int p1, int p2, const std::function<T()>& make) {
+    std::lock_guard lock(mutex_);
+    for (const Entry& e : entries_)
+      if (e.kind == kind && e.s == s && e.p1 == p1 && e.p2 == p2) return std::static_pointer_cast<const T>(e.value);
+    auto value = std::make_shared<const T>(make());
+    // A tree meets few scales (one per partner size); the bound only keeps a long-running
+    // process that pairs one tree with many others from growing without limit.
+    if (entries_.size() >= kMaxEntries) entries_.erase(entries_.begin());
+    entries_.push_back({kind, s, p1, p2, value});
+    return value;
+  }
+
+ private:
+  static constexpr std::size_t kMaxEntries = 32;
+  struct Entry {
+    int kind;
+    double s;
+    int p1, p2;
+    std::shared_ptr<const void> value;
+  };
+  std::mutex mutex_;
+  std::vector<Entry> entries_;
+};
+
+// How the tree is split. Median is the default and the one the accelerator's tree image, the
+// model and the RTL assume (their counters are compared against it); the others are options of
+// the software reference.
+enum class TreeBuild {
+  Median,  // the split rule above: balanced, depth <= ceil(log2(triangles))
+  // Binned surface-area heuristic on DOP widths: of 16 bins of centroid projections on each of
+  // the k/2 slab directions, the split minimising (sum of the k/2 widths of the left DOP) x
+  // (left triangles) + the same for the right; the median split for fewer than 4 triangles or
+  // when all centroids fall in one bin. Not balanced: deeper, but its DOPs overlap less
+  // (MacDonald, Booth, "Heuristics for ray tracing using space subdivision", 1990, with the
+  // width sum of a DOP in place of a box's surface area).
+  Sah,
+};
+TreeBuild parse_tree_build(const std::string& name);  // "median" or "sah"; throws InputError
+const char* to_string(TreeBuild build);
+
 class DopTree {
  public:
-  DopTree(const Mesh& mesh, int k);  // throws InputError for an empty mesh or unsupported k
+  // Throws InputError for an empty mesh or unsupported k.
+  DopTree(const Mesh& mesh, int k, TreeBuild build_rule = TreeBuild::Median);
 
   int k() const { return k_; }
   const OrientationSet& orientations() const { return *set_; }
   const Mesh& mesh() const { return *mesh_; }
   const std::vector<DopNode>& nodes() const { return nodes_; }
   const DopNode& node(std::size_t i) const { return nodes_[i]; }
+  TreeBuild build_rule() const { return build_; }
+  // The size of node i's DOP: the sum of its widths along the k/2 slab directions, what
+  // DescentRule::Larger compares.
+  double size(std::size_t i) const { return sizes_[i]; }
   std::size_t node_count() const { return nodes_.size(); }
   int max_depth() const { return max_depth_; }
   // The k coefficients of node i (distances along the unit directions).
@@ -55,8 +114,14 @@ class DopTree {
   // Largest |coefficient| of the root DOP in the centred frame: the root of centred_coefficients().
   double centred_largest_coefficient() const { return centred_largest_; }
 
+  // Per-scale derived data (see DerivedCache). A copy of the tree shares it: the data depend only
+  // on the mesh and the tree's structure, which the copy shares too.
+  DerivedCache& derived_cache() const { return *cache_; }
+
  private:
   int build(std::vector<std::uint32_t>& tris, std::size_t begin, std::size_t end, int depth);
+  // TreeBuild::Sah: the split position in tris[begin, end) after partitioning, or 0 for "use the median".
+  std::size_t sah_split(std::vector<std::uint32_t>& tris, std::size_t begin, std::size_t end);
 
   int k_;
   const OrientationSet* set_;
@@ -64,10 +129,14 @@ class DopTree {
   std::vector<DopNode> nodes_;
   std::vector<double> coeffs_;
   std::vector<Vec3> centroids_;
+  TreeBuild build_ = TreeBuild::Median;
+  std::vector<double> triangle_dops_;  // TreeBuild::Sah only, during the build: raw DOP per triangle
+  std::vector<double> sizes_;
   int max_depth_ = 0;
   double margin_ = 0;
   Vec3 centre_ = Vec3::Zero();
   double centred_largest_ = 0;
+  std::shared_ptr<DerivedCache> cache_ = std::make_shared<DerivedCache>();
 };
 
 // The origin of an object's fixed-point frame: the centre of the vertices' axis-aligned bounding

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,58 @@ KDOPCD_HD inline FixedDiffs fixed_axis_diffs(const std::int64_t* a, const std::i
   return fixed_diffs<Check>(o, f);
 }
 
+// Eq. 22 in 64-bit integers: the pair test's inner loop. With b + c <= kNarrowFixedMaxBitSum every
+// intermediate of fixed_diffs is below 2^(b+c+4) in magnitude (the widths above), so int64 holds
+// it exactly and the verdict is fixed_diffs' to the bit; the antiparallel face indices and the two
+// p terms are worked out once per axis instead of once per axis test.
+inline constexpr int kNarrowFixedMaxBitSum = 58;
+
+struct NarrowFixedAxis {
+  int ja[3], jak[3];  // the second object's ("A") faces jA and their antiparallel faces
+  int jb[3], jbk[3];  // the first object's ("B")
+  std::int64_t PA[3], PB[3];
+  std::int64_t p1, p2;  // fixed_diffs' p terms: diff1' adds p1, diff2' subtracts p2
+};
+
+KDOPCD_HD inline bool narrow_fixed_params(const FixedParams& f) { return f.b + f.c <= kNarrowFixedMaxBitSum; }
+
+KDOPCD_HD inline NarrowFixedAxis narrow_fixed_axis(const QuantizedAxis& ax, int half, const FixedParams& f) {
+  NarrowFixedAxis n;
+  for (int i = 0; i < 3; ++i) {
+    n.ja[i] = ax.jA[i];
+    n.jak[i] = ax.jA[i] < half ? ax.jA[i] + half : ax.jA[i] - half;
+    n.jb[i] = ax.jB[i];
+    n.jbk[i] = ax.jB[i] < half ? ax.jB[i] + half : ax.jB[i] - half;
+    n.PA[i] = ax.PA[i];
+    n.PB[i] = ax.PB[i];
+  }
+  // The p terms exactly as fixed_diffs forms them (zero coefficients leave just -p2 and +p1).
+  FixedOperands zero{};
+  zero.p = ax.p;
+  const FixedDiffs d = fixed_diffs<false>(zero, f);
+  n.p1 = static_cast<std::int64_t>(d.diff1);
+  n.p2 = static_cast<std::int64_t>(-d.diff2);
+  return n;
+}
+
+// P' . x' + sn(x') over one triple, as fixed_detail::mapped; branch-free so it vectorizes.
+KDOPCD_HD inline std::int64_t narrow_mapped(const std::int64_t* P, const std::int64_t* x, const int* j) {
+  std::int64_t sum = 0;
+  for (int i = 0; i < 3; ++i) {
+    const std::int64_t v = x[j[i]];
+    sum += P[i] * v + (v < 0 ? v : 0);
+  }
+  return sum;
+}
+
+// a: the second object's quantized node, b: the first object's. True iff fixed_axis_diffs
+// separates (requires narrow_fixed_params).
+KDOPCD_HD inline bool narrow_fixed_separates(const std::int64_t* a, const std::int64_t* b, const NarrowFixedAxis& ax) {
+  const std::int64_t diff1 = narrow_mapped(ax.PA, a, ax.ja) + narrow_mapped(ax.PB, b, ax.jbk) + ax.p1;
+  const std::int64_t diff2 = narrow_mapped(ax.PB, b, ax.jb) + narrow_mapped(ax.PA, a, ax.jak) - ax.p2;
+  return (diff1 > 0) | (diff2 > 0);
+}
+
 }  // namespace kdopcd
 
 // Host parts: the per-query quantization of set-up and trees.
@@ -249,5 +302,10 @@ class QuantizedTree {
   int bits_;
   std::vector<std::int64_t> coeffs_;
 };
+
+// The QuantizedTree of (tree, s, b), made on first use and then kept with the tree
+// (DopTree::derived_cache()), so a query quantizes nothing that an earlier query at the same scale
+// already did. The scale of a pair is scene_scale(first, second).
+std::shared_ptr<const QuantizedTree> quantized_tree(const DopTree& tree, double s, int b);
 
 }  // namespace kdopcd

@@ -19,6 +19,10 @@ enum class DescentRule {
   Shallower,  // descend the node of smaller depth, ties to the first object (default)
   First,      // descend the first object's node unless it is a leaf
   Second,     // descend the second object's node unless it is a leaf
+  // Descend the node whose DOP is larger (DopTree::size, ties to the first): an option of the
+  // software reference only, for trees of different sizes (the model and the RTL implement the
+  // three rules above). Not accepted by parse_descent_rule, which the model's tools share.
+  Larger,
 };
 DescentRule parse_descent_rule(const std::string& name);  // throws InputError
 const char* to_string(DescentRule rule);
@@ -27,6 +31,11 @@ struct TraversalOptions {
   int axes = 0;                     // n: axes tested per pair, 0 = all k
   DescentRule rule = DescentRule::Shallower;
   std::size_t stack_capacity = 0;   // 0 = unbounded; else overflow throws StackOverflowError
+  // Threads of one query (collide() only): 1 = the sequential loop below; 0 = every core TBB
+  // sees; n > 1 = at most n. The parallel traversal tests the same pairs (so contacts and every
+  // counter but max_stack_depth, which becomes the deepest task stack, are those of the
+  // sequential one); it needs stack_capacity = 0 and a thread-safe custom triangle test.
+  int threads = 1;
 };
 
 struct TraversalStats {
@@ -62,12 +71,15 @@ struct PairVerdict {
 
 // The descent rule, once for ref, model and RTL: whether an overlapping pair that is not two
 // leaves is split at its first node (children (f.left, s), (f.right, s)) or at its second.
+// The sizes are DopTree::size of the two nodes, read by DescentRule::Larger only.
 KDOPCD_HD inline bool split_first_node(bool first_is_leaf, bool second_is_leaf, std::int32_t first_depth,
-                             std::int32_t second_depth, DescentRule rule) {
+                             std::int32_t second_depth, DescentRule rule, double first_size = 0,
+                             double second_size = 0) {
   if (first_is_leaf) return false;
   if (second_is_leaf) return true;
   if (rule == DescentRule::First) return true;
   if (rule == DescentRule::Second) return false;
+  if (rule == DescentRule::Larger) return first_size >= second_size;
   return first_depth <= second_depth;
 }
 
@@ -80,31 +92,32 @@ QueryResult traverse(const DopTree& first, const DopTree& second, const Traversa
   };
   QueryResult result;
   TraversalStats& stats = result.stats;
-  std::vector<NodePair> stack;
-  stack.reserve(64);
+  const bool larger = options.rule == DescentRule::Larger;  // the only rule reading node sizes
+  std::vector<NodePair> stack;  // allocated on the first push: a separated root pair needs none
   auto push = [&](std::int32_t f, std::int32_t s) {
     if (options.stack_capacity != 0 && stack.size() >= options.stack_capacity)
       throw StackOverflowError("pair stack overflow: capacity " + std::to_string(options.stack_capacity));
+    if (stack.capacity() == 0) stack.reserve(64);
     stack.push_back({f, s});
     stats.max_stack_depth = std::max<std::uint32_t>(stats.max_stack_depth, std::uint32_t(stack.size()));
   };
-  push(0, 0);
-  while (!stack.empty()) {
-    const NodePair pair = stack.back();
-    stack.pop_back();
+  // Tests one pair and pushes its children if it overlaps.
+  auto visit = [&](const NodePair pair) {
     const PairVerdict verdict = pair_test(pair.first, pair.second);
     ++stats.pair_tests;
     stats.axis_tests += std::uint64_t(verdict.axes_tested);
-    if (verdict.separated) continue;
+    if (verdict.separated) return;
     const DopNode& f = first.node(pair.first);
     const DopNode& s = second.node(pair.second);
     if (f.is_leaf() && s.is_leaf()) {
       ++stats.leaf_pairs;
       ++stats.triangle_tests;
       if (triangle_test(f.triangle, s.triangle)) result.contacts.push_back({std::uint32_t(f.triangle), std::uint32_t(s.triangle)});
-      continue;
+      return;
     }
-    const bool split_first = split_first_node(f.is_leaf(), s.is_leaf(), f.depth, s.depth, options.rule);
+    const bool split_first = split_first_node(f.is_leaf(), s.is_leaf(), f.depth, s.depth, options.rule,
+                                              larger ? first.size(std::size_t(pair.first)) : 0.0,
+                                              larger ? second.size(std::size_t(pair.second)) : 0.0);
     // Right child pushed first so the left child is popped (tested) first.
     if (split_first) {
       push(f.right, pair.second);
@@ -113,6 +126,15 @@ QueryResult traverse(const DopTree& first, const DopTree& second, const Traversa
       push(pair.first, s.right);
       push(pair.first, s.left);
     }
+  };
+  // The root pair is pushed and popped at once: it counts as a stack entry (max_stack_depth 1)
+  // without touching the stack, so a separated pose costs one pair test and no allocation.
+  stats.max_stack_depth = 1;
+  visit({0, 0});
+  while (!stack.empty()) {
+    const NodePair pair = stack.back();
+    stack.pop_back();
+    visit(pair);
   }
   std::sort(result.contacts.begin(), result.contacts.end());
   stats.contacts = result.contacts.size();
