@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Installs every Debian package kdopcd needs. Idempotent: packages already present are skipped,
 # and apt is not touched at all when nothing is missing. Uses sudo only when not root.
+# Usage: scripts/install-deps.sh [--demo]
+#   --demo: only what scripts/demo.sh builds (the reference library and kdop, no engines) and its
+#           real meshes; a first impression needs no Verilator, SystemC, Yosys or FCL.
 set -euo pipefail
 
+DEMO_PACKAGES=(
+  build-essential cmake pkg-config
+  libeigen3-dev libboost-dev libtbb-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev libassimp-dev
+  libcgal-demo
+)
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git zlib1g-dev
   libeigen3-dev libboost-dev libtbb-dev
@@ -11,6 +20,8 @@ PACKAGES=(
   libsystemc-dev verilator yosys gtkwave
   libfcl-dev libcgal-demo gnuplot-nox jq
 )
+
+if [ "${1:-}" = "--demo" ]; then PACKAGES=("${DEMO_PACKAGES[@]}"); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

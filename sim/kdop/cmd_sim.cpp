@@ -102,7 +102,8 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
   return m;
 #else
   (void)args, (void)first, (void)second, (void)pose;
-  throw InputError("--engine rtl: the verilated top was not built (install verilator)");
+  throw InputError("--engine rtl: the verilated top is not in this build (install verilator; the demo "
+                   "preset leaves it out: scripts/build.sh builds it)");
 #endif
 }
 
@@ -538,9 +539,13 @@ const CommandRegistration registration(70, add_sim_command);
 namespace kdopcd::cli {
 namespace {
 void add_sim_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("sim", "cycle-accurate accelerator model (not built: SystemC was not found)");
+  CLI::App* cmd =
+      app.add_subcommand("sim", "cycle-accurate accelerator model (not in this build: no SystemC, or the demo preset)");
   cmd->allow_extras();
-  cmd->callback([] { throw InputError("kdop sim: the SystemC model was not built (install libsystemc-dev)"); });
+  cmd->callback([] {
+    throw InputError("kdop sim: the SystemC model is not in this build (install libsystemc-dev; the demo preset "
+                     "leaves it out: scripts/build.sh builds it)");
+  });
 }
 const CommandRegistration registration(70, add_sim_command);
 }  // namespace

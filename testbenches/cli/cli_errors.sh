@@ -105,6 +105,14 @@ expect_error "--axes" collide "$cow" "$cow" "${pose[@]}" --axes -1
 expect_error "--axes" collide "$cow" "$cow" "${pose[@]}" --axes 27
 expect_error "--axes" collide "$cow" "$cow" "${pose[@]}" --axes nan
 expect_error "--k" demo --k 5
+expect_error "not found" demo --meshes "$tmp/no-such-folder"
+# The demo's real scene: both scenes' contact sets equal brute force.
+if [ -f "$meshes/cow.off" ]; then
+  out=$("$kdop" demo --meshes "$meshes" 2>&1); rc=$?
+  if [ "$rc" -eq 0 ] && [ "$(grep -c 'every contact set equal' <<<"$out")" -eq 2 ] && [[ "$out" == *"real scene (libcgal-demo)"* ]]; then
+    pass=$((pass + 1))
+  else echo "FAIL: kdop demo --meshes $meshes -> status $rc: ${out:0:600}"; fail=$((fail + 1)); fi
+fi
 
 # --- outputs: missing folder, directory, full device, same file as an input ---------------------
 expect_error "does not exist" collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --pairs "$tmp/no/such/pairs.txt"
