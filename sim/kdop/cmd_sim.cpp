@@ -309,14 +309,22 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
     if (args.engine == "both") {
       // The verilated top and the SystemC model, query by query: contacts and every cycle.
       const model::ModelResult m = model::simulate(first_tree, second_tree, poses[i], p);
+      // A started query takes at least one clock: zero means the top's host did not start it
+      // (|T / s| > 4: the translation is out of the triangle unit's range, no contact is possible).
+      const bool not_started = s.cycles == 0;
       const bool same = m.contacts == r.contacts && m.stats.cycles == s.cycles && m.stats.pair_tests == s.pair_tests &&
                         m.stats.axis_tests_issued == s.axis_tests_issued && m.stats.mem_beats == s.mem_beats &&
                         m.stats.stack_overflow == s.stack_overflow && m.stats.stall_cycles == s.stall_cycles &&
                         m.stats.triangle_stall_cycles == s.triangle_stall_cycles;
-      all_equal &= same || (args.stalls && m.contacts == r.contacts);
-      engines_line = fmt::format("      rtl top vs SystemC model: cycles {} / {}, contacts {} / {} ({})\n", s.cycles,
-                                 m.stats.cycles, r.contacts.size(), m.contacts.size(),
-                                 same ? "equal" : (args.stalls ? "cycles differ: random stalls" : "DIFFERENT"));
+      const bool skipped_alike = not_started && r.contacts.empty() && m.contacts.empty();
+      all_equal &= same || skipped_alike || (args.stalls && m.contacts == r.contacts);
+      engines_line = fmt::format(
+          "      rtl top vs SystemC model: cycles {} / {}, contacts {} / {} ({})\n", s.cycles, m.stats.cycles,
+          r.contacts.size(), m.contacts.size(),
+          same            ? "equal"
+          : skipped_alike ? "the top's host did not start it: translation out of range, no contact; model agrees"
+          : args.stalls   ? "cycles differ: random stalls"
+                          : "DIFFERENT");
     }
     PoseOutcome outcome{QueryResult{r.contacts, r.traversal()}, s.sim_seconds + s.setup_seconds};
     print_table_row(i, outcome);
