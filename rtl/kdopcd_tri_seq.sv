@@ -138,8 +138,8 @@ module kdopcd_tri_seq #(
       localparam int N = s * UM + u;
       if (N < NMINOR) begin : g_item
         localparam logic [11:0] T = kdopcd_tri_seq_pkg::tri_ord(N / 3);
-        localparam int PU = kdopcd_tri_seq_pkg::pix(int'(T[11:8]), int'(T[7:4]));   // u = P_j - P_i
-        localparam int PV = kdopcd_tri_seq_pkg::pix(int'(T[11:8]), int'(T[3:0]));   // v = P_l - P_i
+        localparam int PU = kdopcd_tri_seq_pkg::pix(32'(T[11:8]), 32'(T[7:4]));   // u = P_j - P_i
+        localparam int PV = kdopcd_tri_seq_pkg::pix(32'(T[11:8]), 32'(T[3:0]));   // v = P_l - P_i
         localparam int K1 = (N % 3 + 1) % 3;
         localparam int K2 = (N % 3 + 2) % 3;
         // component k: u[k+1] v[k+2] - u[k+2] v[k+1]
@@ -176,7 +176,7 @@ module kdopcd_tri_seq #(
     localparam int U = n % UM;
     localparam int S = n / UM;
     localparam logic [11:0] T = kdopcd_tri_seq_pkg::tri_ord(n / 3);
-    localparam int TI = kdopcd_tri_seq_pkg::tix(int'(T[11:8]), int'(T[7:4]), int'(T[3:0]));
+    localparam int TI = kdopcd_tri_seq_pkg::tix(32'(T[11:8]), 32'(T[7:4]), 32'(T[3:0]));
     always_ff @(posedge clk_i) begin
       if (vld[MS + S + LM]) begin
         tsign_q[2*(3*TI + n % 3) +: 2] <= ms_all[2*U +: 2];
@@ -253,7 +253,7 @@ module kdopcd_tri_seq #(
       localparam int B = 3 * s * (DW + NW);
       if (N < NDET) begin : g_item
         localparam logic [15:0] Q = kdopcd_tri_seq_pkg::det_ord(N);
-        localparam int DX = kdopcd_tri_seq_pkg::dix(int'(Q[15:12]), int'(Q[11:8]));
+        localparam int DX = kdopcd_tri_seq_pkg::dix(32'(Q[15:12]), 32'(Q[11:8]));
         assign opt[B +: 3*DW]        = uvec_h[3*DX*DW +: 3*DW];
         assign opt[B+3*DW +: 3*NW]   = mfile_q[3*kdopcd_tri_seq_pkg::det_rank(N)*NW +: 3*NW];
       end else begin : g_idle
@@ -278,7 +278,7 @@ module kdopcd_tri_seq #(
   logic [29:0] qsign_q;
   for (genvar n = 0; n < NDET; n++) begin : g_dfile
     localparam logic [15:0] Q = kdopcd_tri_seq_pkg::det_ord(n);
-    localparam int QI = kdopcd_tri_seq_pkg::qix(int'(Q[15:12]), int'(Q[11:8]), int'(Q[7:4]), int'(Q[3:0]));
+    localparam int QI = kdopcd_tri_seq_pkg::qix(32'(Q[15:12]), 32'(Q[11:8]), 32'(Q[7:4]), 32'(Q[3:0]));
     always_ff @(posedge clk_i) begin
       if (vld[DS + n / UD + LD]) begin
         qsign_q[2*QI +: 2] <= ds_all[2*(n % UD) +: 2];

@@ -182,19 +182,22 @@ package kdopcd_tri_seq_pkg;
 
   // ---- hold chains. A value readable in cycles [a, e] is needed in cycles [r0, r1]
   // (r1 - r0 < II). If [r0, r1] is not inside [a, e], it is copied by hop registers loaded at
-  // l1 = min(e, r0 - 1), l1 + II, l1 + 2 II, ..., and r0 - 1 (each hop loads while the previous
-  // one still holds this test).
+  // l1 = min(e, r0 - 1), l1 + II, l1 + 2 II, ... (each hop loads while the previous one still
+  // holds this test); the last one at min(r0 - 1, l1 + (n-1) II), as few as cover r1 (a hop
+  // loaded at L is readable in L+1 .. L+II).
   function automatic int hold_hops(input int a, input int e, input int r0, input int r1, input int ii);
-    int l1;
-    l1 = (e < r0 - 1) ? e : r0 - 1;
+    int l1, more;
+    l1   = (e < r0 - 1) ? e : r0 - 1;
+    more = (r1 - ii - l1 > 0) ? ceil_div(r1 - ii - l1, ii) : 0;
     if (a <= r0 && r1 <= e) hold_hops = 0;
-    else                    hold_hops = 1 + ceil_div(r0 - 1 - l1, ii);
+    else                    hold_hops = 1 + more;
   endfunction
 
   function automatic int hold_load(input int k, input int n, input int e, input int r0, input int ii);
     int l1;
     l1 = (e < r0 - 1) ? e : r0 - 1;
-    hold_load = (k == n - 1) ? r0 - 1 : l1 + k * ii;
+    if (k == n - 1 && r0 - 1 < l1 + k * ii) hold_load = r0 - 1;
+    else                                    hold_load = l1 + k * ii;
   endfunction
 
 endpackage
