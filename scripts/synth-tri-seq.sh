@@ -5,12 +5,14 @@
 # scripts/synth-lane.sh). No place and route. LAT defaults to the unit's minimum at that II
 # (read from the unit's own $error message).
 # Usage: scripts/synth-tri-seq.sh [--ii N] [--lat N] [--family xc7|xcup] [--v N] [--m N]
-#                                 [--out DIR] [--timeout SECONDS]
-# (II = 8, V = M = 24, xc7: about 15-25 minutes on a loaded 2-core machine; the decision logic of
-# kdopcd_tri_decide takes most of it)
+#                                 [--no-decide] [--out DIR] [--timeout SECONDS]
+# --no-decide reads kdopcd_tri_decide (the decision logic, shared with kdopcd_tri_unit and
+# independent of II, V, M) as a black box: Yosys 0.23 spends most of the run (about 15 CPU minutes)
+# expanding its nested functions; docs/synthesis.md has its own figures (1965 LUT, 5 FF, 0 DSP,
+# 25 CARRY4 at xc7). The datapath alone takes a few CPU minutes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out="$root/build/synth"; ii=8; lat=""; family=xc7; v=24; m=24; limit=7200
+out="$root/build/synth"; ii=8; lat=""; family=xc7; v=24; m=24; limit=7200; decide=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --ii) ii=$2; shift 2 ;;
@@ -18,9 +20,10 @@ while [[ $# -gt 0 ]]; do
     --family) family=$2; shift 2 ;;
     --v) v=$2; shift 2 ;;
     --m) m=$2; shift 2 ;;
+    --no-decide) decide=0; shift ;;
     --out) out=$2; shift 2 ;;
     --timeout) limit=$2; shift 2 ;;
-    *) echo "usage: $0 [--ii N] [--lat N] [--family xc7|xcup] [--v N] [--m N] [--out DIR] [--timeout SECONDS]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--ii N] [--lat N] [--family xc7|xcup] [--v N] [--m N] [--no-decide] [--out DIR] [--timeout SECONDS]" >&2; exit 2 ;;
   esac
 done
 srcs=$(grep -v '^//' "$root/rtl/tri_seq_filelist.f" | sed "s|^|$root/rtl/|" | tr '\n' ' ')
@@ -36,9 +39,15 @@ case $family in
 esac
 mkdir -p "$out"
 tag="tri_seq_${family}_ii${ii}_v${v}m${m}"
+read_srcs="read_verilog -sv -D SYNTHESIS $srcs"
+if [[ $decide == 0 ]]; then
+  tag="${tag}_nodecide"
+  read_srcs="read_verilog -sv -D SYNTHESIS -lib $root/rtl/kdopcd_tri_decide.sv;
+  read_verilog -sv -D SYNTHESIS ${srcs//$root\/rtl\/kdopcd_tri_decide.sv/}"
+fi
 start=$(date +%s)
 timeout "$limit" yosys -q -l "$out/$tag.log" -p "
-  read_verilog -sv -D SYNTHESIS $srcs;
+  $read_srcs;
   chparam -set V $v -set M $m -set II $ii -set LAT $lat kdopcd_tri_seq;
   synth_xilinx -family $family -top kdopcd_tri_seq -noiopad -noclkbuf -flatten;
   tee -q -o $out/$tag.stat.txt stat -tech xilinx;
@@ -48,4 +57,5 @@ cell() { awk -v re="$1" '$1 ~ re && $2 ~ /^[0-9]+$/ {s += $2} END {print s + 0}'
 luts=$(cell '^LUT[1-6]$'); ffs=$(cell '^FD[A-Z]+$'); dsps=$(cell "^$dsp\$"); carries=$(cell "^$carry\$")
 srl=$(cell '^SRL'); lutram=$(cell '^RAM'); muxf=$(cell '^MUXF[78]$')
 depth=$(sed -n 's/.*(length=\([0-9]*\)).*/\1/p' "$out/$tag.ltp.txt")
-echo "kdopcd_tri_seq $family V=$v M=$m II=$ii LAT=$lat: LUT $luts, FF $ffs, $dsp $dsps, $carry $carries, SRL $srl, LUTRAM $lutram, MUXF7/8 $muxf, depth $depth, ${secs} s"
+what="kdopcd_tri_seq"; [[ $decide == 0 ]] && what="kdopcd_tri_seq without kdopcd_tri_decide"
+echo "$what $family V=$v M=$m II=$ii LAT=$lat: LUT $luts, FF $ffs, $dsp $dsps, $carry $carries, SRL $srl, LUTRAM $lutram, MUXF7/8 $muxf, depth $depth, ${secs} s"
