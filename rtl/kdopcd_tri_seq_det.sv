@@ -1,0 +1,86 @@
+// Time-multiplexed triangle unit: one determinant unit, the sign of D = u . c (u a coordinate
+// difference, c a cross product: an orient3d determinant), one determinant per clock.
+// docs/rtl-triangle-unit.md §6.
+//
+//   clock 1: operands registered (the caller's slot multiplexer in front)
+//   clock 2: product parts. Each minor c_k (NW bits) is split into two unsigned LO-bit parts and
+//            a signed 3-bit top: u c = u c_0 + 2^LO u c_1 + 2^(2 LO) u c_hi. u c_0 and u c_1 are
+//            DW x (LO+1) signed products, at DW = 53, LO = 51 9 DSP48 each (18 per product
+//            instead of 24 for a 53 x 105 product); u c_hi is two adds in LUTs.
+//   clock 3: the three products e_k
+//   clock 4: f = e_0 + e_1 and g = -e_2
+//   output:  sign of D = f - g, combinational from the clock-4 registers (two parallel
+//            compares); the caller loads it in clock 5.
+// Register stage s loads when en_i[s-1] is set; no reset.
+module kdopcd_tri_seq_det
+#(
+  parameter int DW  = 53,             // difference
+  parameter int NW  = 2 * DW - 1,     // minor
+  // derived, not to be overridden
+  parameter int LO  = (NW - 3) / 2,   // low parts of a minor (NW is odd: the top part has 3 bits)
+  parameter int PW  = DW + NW - 1,    // one product u_k c_k: |.| <= D 2 D^2 = 2^(3 DW - 5)
+  parameter int DTW = DW + NW         // determinant: |D| <= 6 D^3 < 2^(3 DW - 3)
+) (
+  input  logic            clk_i,
+  input  logic [3:0]      en_i,
+  input  logic [3*DW-1:0] u_i,        // u_k at [k*DW +: DW]
+  input  logic [3*NW-1:0] c_i,        // c_k at [k*NW +: NW]
+  output kdopcd_tri_seq_pkg::sign_t           sign_o
+);
+
+  // ---- clock 1: operands
+  logic [3*DW-1:0] u_q;
+  logic [3*NW-1:0] c_q;
+  always_ff @(posedge clk_i) begin
+    if (en_i[0]) begin
+      u_q <= u_i;
+      c_q <= c_i;
+    end
+  end
+
+  // ---- clock 2: product parts
+  logic [3*(DW+LO)-1:0] p0_q, p1_q;   // u c_0, u c_1 (DW + LO bits signed)
+  logic [3*(DW+3)-1:0]  ph_q;         // u c_hi, c_hi in [-4, 3]
+  for (genvar k = 0; k < 3; k++) begin : g_prod
+    logic signed [DW-1:0] u;
+    logic signed [DW+2:0] ux;
+    logic [2:0]           h;
+    assign u  = u_q[k*DW +: DW];
+    assign ux = (DW+3)'(u);
+    assign h  = c_q[k*NW+2*LO +: 3];
+    always_ff @(posedge clk_i) begin
+      if (en_i[1]) begin
+        p0_q[k*(DW+LO) +: DW+LO] <= (DW+LO)'(u * $signed({1'b0, c_q[k*NW +: LO]}));
+        p1_q[k*(DW+LO) +: DW+LO] <= (DW+LO)'(u * $signed({1'b0, c_q[k*NW+LO +: LO]}));
+        // 3-bit signed multiplier as shifts and adds (no DSP)
+        ph_q[k*(DW+3) +: DW+3]   <= (h[0] ? ux : '0) + (h[1] ? (ux <<< 1) : '0) - (h[2] ? (ux <<< 2) : '0);
+      end
+    end
+  end
+
+  // ---- clock 3: products
+  logic [3*PW-1:0] e_q;
+  for (genvar k = 0; k < 3; k++) begin : g_sum
+    always_ff @(posedge clk_i) begin
+      if (en_i[2]) begin
+        e_q[k*PW +: PW] <= PW'($signed(p0_q[k*(DW+LO) +: DW+LO])) +
+                           ((PW'($signed(p1_q[k*(DW+LO) +: DW+LO])) +
+                             (PW'($signed(ph_q[k*(DW+3) +: DW+3])) <<< LO)) <<< LO);
+      end
+    end
+  end
+
+  // ---- clock 4: f = e_0 + e_1, g = -e_2
+  logic signed [DTW-1:0] f_q, g_q;
+  always_ff @(posedge clk_i) begin
+    if (en_i[3]) begin
+      f_q <= DTW'($signed(e_q[0 +: PW])) + DTW'($signed(e_q[PW +: PW]));
+      g_q <= -(DTW'($signed(e_q[2*PW +: PW])));
+    end
+  end
+
+  // ---- output: sign of f - g (registered by the caller)
+  assign sign_o.neg = f_q < g_q;
+  assign sign_o.pos = f_q > g_q;
+
+endmodule
