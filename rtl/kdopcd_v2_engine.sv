@@ -310,7 +310,9 @@ module kdopcd_v2_engine #(
     for (int i = 1; i < RAM_LAT; i++) tri_ram_job_q[i] <= tri_ram_job_q[i-1];
   end
 
-  kdopcd_tri_unit #(.V(V), .M(M), .LAT(TRI_LAT), .ID_W(64)) u_tri (
+  // The time-multiplexed exact unit (rtl-triangle-unit.md): the scheduler never starts two tests
+  // within TRI_II clocks (ii_cnt_q), the unit's own contract.
+  kdopcd_tri_seq #(.V(V), .M(M), .II(TRI_II), .LAT(TRI_LAT), .ID_W(64)) u_tri (
     .clk_i, .rst_ni,
     .valid_i (tri_ram_valid_q[RAM_LAT-1]),
     .tri_a_i (tri_rdata_i[0]),

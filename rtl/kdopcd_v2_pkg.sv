@@ -21,7 +21,7 @@ package kdopcd_v2_pkg;
   localparam int DEFAULT_PAIRS_IN_FLIGHT = 16;  // pairs issued whose SAT verdict is not back, at most
   localparam int DEFAULT_RAM_LAT = 2;  // tree RAM read latency: address register and output register
   localparam int DEFAULT_TRI_II = 8;  // clocks between two triangle test starts (the time-multiplexed unit)
-  localparam int DEFAULT_TRI_LAT = 16;  // triangle unit latency: records in -> verdict
+  localparam int DEFAULT_TRI_LAT = 23;  // triangle unit latency: records in -> verdict (kdopcd_tri_seq at TRI_II = 8: 5 placement, 4 minor, 8 determinant slots, 4 determinant, 2 decision clocks)
   localparam int DEFAULT_TRI_QUEUE = 128;  // leaf pairs waiting for the triangle unit, at most
   localparam int DEFAULT_CONTACT_QUEUE = 64;  // contacts waiting for the output stream, at most
   localparam int DEFAULT_BURST_MAX = 16;  // beats per AXI read burst of the loader, at most

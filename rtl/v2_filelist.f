@@ -6,10 +6,13 @@ kdopcd_sat_pkg.sv
 kdopcd_sat_addtree.sv
 kdopcd_sat_lane.sv
 kdopcd_sat_wide.sv
-kdopcd_tri_place.sv
-kdopcd_tri_orient.sv
+kdopcd_tri_seq_pkg.sv
+kdopcd_tri_seq_place.sv
+kdopcd_tri_seq_minor.sv
+kdopcd_tri_seq_det.sv
+kdopcd_tri_seq_hold.sv
 kdopcd_tri_decide.sv
-kdopcd_tri_unit.sv
+kdopcd_tri_seq.sv
 kdopcd_v2_ram.sv
 kdopcd_v2_fifo.sv
 kdopcd_v2_pending.sv

@@ -218,7 +218,7 @@ nlohmann::json print_v2_resources(const model::ModelParams& p, int k, const DopT
   return j;
 }
 
-void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
+void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, const CLI::Option* tri_latency_option) {
   if (args.engine != "model" && args.engine != "rtl" && args.engine != "both")
     throw InputError("--engine must be model, rtl or both (got '" + args.engine + "')");
   {
@@ -238,6 +238,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given) {
   p.tree_memory = model::parse_tree_memory(args.tree_memory);
   check_arch_options(p, arch_options);
   p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
+  if (p.arch == model::Architecture::V2 && tri_latency_option->count() == 0)
+    p.triangle_latency = model::v2_params().triangle_latency;  // the RTL v2 unit's (the contract's TRI_LAT)
   p.rule = parse_descent_rule(args.rule);
   p.fixed = parse_bits_option(args.bits);
   if (p.pipeline_latency == 0)
@@ -466,7 +468,8 @@ void add_sim_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--latency", p.pipeline_latency, "SAT latency in cycles (0 = the RTL's: paper pipeline formula, v2 wide unit 8)")
       ->check(CLI::Range(0, 64));
-  cmd->add_option("--tri-latency", p.triangle_latency, "triangle unit latency")->check(CLI::Range(1, 1024))->capture_default_str();
+  cmd->add_option("--tri-latency", p.triangle_latency, "triangle unit latency (default: paper 16, v2 the RTL v2 unit's)")
+      ->check(CLI::Range(1, 1024));
   opts->memory.push_back(cmd->add_option("--bus-width", p.bus_width, "memory bus width W in bits")
                              ->check(CLI::IsMember({32, 64, 128, 256, 512}))
                              ->capture_default_str());
@@ -533,7 +536,10 @@ void add_sim_command(CLI::App& app) {
   cmd->add_flag("--stalls", args->stalls, "rtl: random stalls and back-pressure on every bus handshake");
   cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->check(unsigned_integer())->capture_default_str();
   CLI::Option* arch_option = cmd->get_option("--arch");
-  cmd->callback([args, opts, arch_option] { run_sim(*args, *opts, arch_option->count() > 0); });
+  CLI::Option* tri_latency_option = cmd->get_option("--tri-latency");
+  cmd->callback([args, opts, arch_option, tri_latency_option] {
+    run_sim(*args, *opts, arch_option->count() > 0, tri_latency_option);
+  });
 }
 
 const CommandRegistration registration(70, add_sim_command);

@@ -31,7 +31,7 @@ inline constexpr int kPendingDepth = 1024;  // pending set entries (node pairs);
 inline constexpr int kPairsInFlight = 16;  // pairs issued whose SAT verdict is not back, at most
 inline constexpr int kRamLat = 2;  // tree RAM read latency: address register and output register
 inline constexpr int kTriIi = 8;  // clocks between two triangle test starts (the time-multiplexed unit)
-inline constexpr int kTriLat = 16;  // triangle unit latency: records in -> verdict
+inline constexpr int kTriLat = 23;  // triangle unit latency: records in -> verdict (kdopcd_tri_seq at TRI_II = 8: 5 placement, 4 minor, 8 determinant slots, 4 determinant, 2 decision clocks)
 inline constexpr int kTriQueue = 128;  // leaf pairs waiting for the triangle unit, at most
 inline constexpr int kContactQueue = 64;  // contacts waiting for the output stream, at most
 inline constexpr int kBurstMax = 16;  // beats per AXI read burst of the loader, at most

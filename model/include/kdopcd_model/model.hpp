@@ -47,9 +47,9 @@ struct ModelParams {
   FixedParams fixed{};              // b, c, z of the SAT
   int vertex_bits = 24;             // v of the tree image / triangle unit
   int rotation_bits = 24;           // m of the triangle unit
-  int stack_depth = 1024;           // pair stack (paper) / pending set (v2) entries; overflow is an error
+  int stack_depth = contract::v2::kPendingDepth;  // pair stack (paper) / pending set (v2) entries; overflow is an error
   int pipeline_latency = 0;         // SAT latency; 0 = rtl_pipeline_latency(b, c) (paper), kWideSatLatency (v2)
-  int triangle_latency = 16;        // triangle test start -> verdict
+  int triangle_latency = 16;        // triangle test start -> verdict (paper; v2_params(): the contract's TRI_LAT)
   // External memory (paper; v2 with tree_memory = External).
   int bus_width = 64;               // memory bus W bits (tree image beats)
   int mem_latency = 2;              // cycles from a burst's acceptance to its first beat
@@ -61,16 +61,16 @@ struct ModelParams {
   int pipelines = 1;                // P one-axis SAT pipelines (axes issued per cycle)
   bool continue_axes = false;       // Fig. 7: keep testing axes > n while the next pair loads
   // V2 only.
-  int pairs_in_flight = 16;         // pairs issued whose verdict is not back, at most
+  int pairs_in_flight = contract::v2::kPairsInFlight;  // pairs issued whose verdict is not back, at most
   int sat_units = 1;                // U pair tests issued per clock (each unit has its own RAM ports)
   int sat_lanes = 0;                // L axes per unit per clock; 0 = n (wide: a whole pair per clock)
   int sat_contexts = 0;             // pairs a unit with L < n interleaves; 0 = SAT latency + 1
   TreeMemory tree_memory = TreeMemory::OnChip;
-  int ram_latency = 2;              // on-chip tree RAM read: address register + output register
+  int ram_latency = contract::v2::kRamLat;  // on-chip tree RAM read: address register + output register
   int node_cache_lines = 0;         // External: node records cached per tree (direct mapped)
-  int triangle_ii = 8;              // clocks between triangle test starts (time-multiplexed unit)
-  int triangle_queue = 128;         // leaf pairs waiting for the triangle unit, at most
-  int contact_queue = 64;           // contacts waiting for the output stream, at most
+  int triangle_ii = contract::v2::kTriIi;  // clocks between triangle test starts (time-multiplexed unit)
+  int triangle_queue = contract::v2::kTriQueue;  // leaf pairs waiting for the triangle unit, at most
+  int contact_queue = contract::v2::kContactQueue;  // contacts waiting for the output stream, at most
   int engines = 1;                  // traversal engines sharing the tree memory (queries at once)
   // Reporting.
   double clock_mhz = 100.0;         // accelerator clock, for times only
