@@ -53,8 +53,6 @@ module kdopcd_tri_seq #(
   localparam int DS = kdopcd_tri_seq_pkg::det_start(II);       // first determinant issue
   localparam int D0 = kdopcd_tri_seq_pkg::decide_at(II);       // decision stage 9 loads
   localparam int LAT_MIN = kdopcd_tri_seq_pkg::lat_min(II);
-  localparam int SMB = (SM > 1) ? $clog2(SM) : 1;
-  localparam int SDB = (SD > 1) ? $clog2(SD) : 1;
   // readable windows [first, last] of the values that need hold registers
   localparam int MSIGN_A = MS + SM + LM;   // all minors in the file (loaded at MS + slot + LM)
   localparam int MSIGN_E = MS + LM + II;
@@ -120,13 +118,6 @@ module kdopcd_tri_seq #(
     .clk_i, .vld_i(vld), .d_i(dsign_q), .q_o(dsign_h));
 
   // ---- minors: unit u computes minor n = s*UM + u in slot s (issued in cycle MS + s)
-  logic [SMB-1:0]  mslot;
-  always_comb begin
-    mslot = '0;
-    for (int s = 0; s < SM; s++) begin
-      if (vld[MS + s]) mslot = mslot | SMB'(s);
-    end
-  end
   logic [2:0] men;
   assign men = {|vld[MS+2 +: SM], |vld[MS+1 +: SM], |vld[MS +: SM]};
 
@@ -151,8 +142,15 @@ module kdopcd_tri_seq #(
         assign opt[4*s*DW +: 4*DW] = '0;
       end
     end
+    // one-hot AND-OR multiplexer on the slot's valid bit (a variable part select with a
+    // non-power-of-two stride would synthesize as a barrel shifter)
     logic [4*DW-1:0] sel;
-    assign sel = opt[32'(mslot)*4*DW +: 4*DW];
+    always_comb begin
+      sel = '0;
+      for (int s = 0; s < SM; s++) begin
+        sel = sel | (opt[s*4*DW +: 4*DW] & {(4*DW){vld[MS + s]}});
+      end
+    end
     kdopcd_tri_seq_pkg::sign_t sgn;
     kdopcd_tri_seq_minor #(.DW(DW)) u_minor (
       .clk_i,
@@ -235,13 +233,6 @@ module kdopcd_tri_seq #(
   kdopcd_tri_seq_hold #(.W(18*DW), .II(II), .A(MS), .E(MS + II - 1), .R0(DS), .R1(DS + SD - 1), .LAT(LAT))
     u_uvec_hold (.clk_i, .vld_i(vld), .d_i(uvec), .q_o(uvec_h));
 
-  logic [SDB-1:0] dslot;
-  always_comb begin
-    dslot = '0;
-    for (int s = 0; s < SD; s++) begin
-      if (vld[DS + s]) dslot = dslot | SDB'(s);
-    end
-  end
   logic [3:0] den;
   assign den = {|vld[DS+3 +: SD], |vld[DS+2 +: SD], |vld[DS+1 +: SD], |vld[DS +: SD]};
 
@@ -260,8 +251,13 @@ module kdopcd_tri_seq #(
         assign opt[B +: 3*(DW+NW)] = '0;
       end
     end
-    logic [3*(DW+NW)-1:0] sel;
-    assign sel = opt[32'(dslot)*3*(DW+NW) +: 3*(DW+NW)];
+    logic [3*(DW+NW)-1:0] sel;   // one-hot AND-OR multiplexer, as for the minors
+    always_comb begin
+      sel = '0;
+      for (int s = 0; s < SD; s++) begin
+        sel = sel | (opt[s*3*(DW+NW) +: 3*(DW+NW)] & {(3*(DW+NW)){vld[DS + s]}});
+      end
+    end
     kdopcd_tri_seq_pkg::sign_t sgn;
     kdopcd_tri_seq_det #(.DW(DW), .NW(NW)) u_det (
       .clk_i,

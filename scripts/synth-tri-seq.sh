@@ -34,7 +34,7 @@ if [[ -z $lat ]]; then
 fi
 case $family in
   xc7) dsp=DSP48E1; carry=CARRY4 ;;
-  xcup) dsp=DSP48E2; carry=CARRY8 ;;
+  xcup) dsp=DSP48E2; carry="CARRY[48]" ;;   # Yosys 0.23 may map xcup carry chains to CARRY4
   *) echo "family: xc7 or xcup" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
