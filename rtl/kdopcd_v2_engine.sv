@@ -51,10 +51,11 @@ module kdopcd_v2_engine #(
   input  logic [9*(M+2)-1:0]     rot_i,
   input  logic [3*(V+M+4)-1:0]   trans_i,
   // tree RAM read ports: [0] first tree, [1] second tree; data RAM_LAT clocks after the address
-  output logic [NODE_AW-1:0]     node_raddr_o [2],
-  input  logic [NODE_BITS-1:0]   node_rdata_i [2],
-  output logic [TRI_AW-1:0]      tri_raddr_o  [2],
-  input  logic [TRI_BITS-1:0]    tri_rdata_i  [2],
+  // (flat vectors, tree t at [t*WIDTH +: WIDTH]: Yosys 0.23 reads no unpacked array ports)
+  output logic [2*NODE_AW-1:0]   node_raddr_o,
+  input  logic [2*NODE_BITS-1:0] node_rdata_i,
+  output logic [2*TRI_AW-1:0]    tri_raddr_o,
+  input  logic [2*TRI_BITS-1:0]  tri_rdata_i,
   // contacts {second triangle, first triangle}
   output logic                   m_axis_tvalid_o,
   input  logic                   m_axis_tready_i,
@@ -73,6 +74,8 @@ module kdopcd_v2_engine #(
   localparam int TQW     = $clog2(TRI_QUEUE + 1);
   localparam int CQW     = $clog2(CONTACT_QUEUE + 1);
   localparam int TFW     = $clog2(TRI_LAT + RAM_LAT + 2);  // triangle tests in flight
+  localparam int PAIR_W  = 16 + 2 * NODE_AW;  // pair_t (no $bits of a type: Yosys 0.23)
+  localparam int JOB_W   = 2 * TRI_AW;        // job_t
 
   typedef struct packed {
     logic [7:0]         depth_f;
@@ -118,7 +121,7 @@ module kdopcd_v2_engine #(
   assign limit = (pending_limit_i == '0 || 32'(pending_limit_i) > PENDING_DEPTH) ? PCW'(PENDING_DEPTH)
                                                                                   : pending_limit_i;
 
-  kdopcd_v2_pending #(.DEPTH(PENDING_DEPTH), .EW($bits(pair_t))) u_pending (
+  kdopcd_v2_pending #(.DEPTH(PENDING_DEPTH), .EW(PAIR_W)) u_pending (
     .clk_i, .rst_ni,
     .init_i       (start_i),
     .init_data_i  (root),
@@ -141,7 +144,7 @@ module kdopcd_v2_engine #(
   logic           cq_push, cq_pop;
   logic [63:0]    cq_in, cq_head;
 
-  kdopcd_v2_fifo #(.DEPTH(TRI_QUEUE), .DW($bits(job_t))) u_tri_queue (
+  kdopcd_v2_fifo #(.DEPTH(TRI_QUEUE), .DW(JOB_W)) u_tri_queue (
     .clk_i, .rst_ni,
     .clear_i    (start_i),
     .push_i     (job_push),
@@ -171,8 +174,11 @@ module kdopcd_v2_engine #(
     issue        = running_q && pend_cnt != '0 && slot_free && pending_room && tri_room;
   end
   assign pend_pop        = issue;
-  assign node_raddr_o[0] = pend_top.f;
-  assign node_raddr_o[1] = pend_top.s;
+  assign node_raddr_o = {pend_top.s, pend_top.f};
+
+  logic [NODE_BITS-1:0] node_f, node_s;  // the records of the pair issued RAM_LAT clocks ago
+  assign node_f = node_rdata_i[0 +: NODE_BITS];
+  assign node_s = node_rdata_i[NODE_BITS +: NODE_BITS];
 
   // RAM stage: the issued pair waits RAM_LAT clocks for its records.
   logic  ram_valid_q [RAM_LAT];
@@ -202,8 +208,8 @@ module kdopcd_v2_engine #(
 
   assign sat_in_valid       = ram_valid_q[RAM_LAT-1];
   assign sat_in_meta.pair   = ram_pair_q[RAM_LAT-1];
-  assign sat_in_meta.link_f = link_t'(node_rdata_i[0][63:0]);
-  assign sat_in_meta.link_s = link_t'(node_rdata_i[1][63:0]);
+  assign sat_in_meta.link_f = node_f[63:0];  // a packed struct takes the bits as they are
+  assign sat_in_meta.link_s = node_s[63:0];
 
   // The axis table entry (docs/accelerator-v2.md): PA0..2, PB0..2 (C+1 each), p' (Z+4),
   // jA0..2, jB0..2 (clog2(K) each), LSB first.
@@ -220,8 +226,8 @@ module kdopcd_v2_engine #(
   kdopcd_sat_wide #(.K(K), .B(B), .C(C), .Z(Z)) u_sat (
     .clk_i, .rst_ni,
     .valid_i       (sat_in_valid),
-    .coef_a_i      (node_rdata_i[1][64 +: K*COEF_W]),
-    .coef_b_i      (node_rdata_i[0][64 +: K*COEF_W]),
+    .coef_a_i      (node_s[64 +: K*COEF_W]),
+    .coef_b_i      (node_f[64 +: K*COEF_W]),
     .ja_i          (ja),
     .jb_i          (jb),
     .pa_i          (pa),
@@ -292,8 +298,7 @@ module kdopcd_v2_engine #(
     tri_start  = tri_ready && tri_credit;
     tri_stall  = tri_ready && !tri_credit;
   end
-  assign tri_raddr_o[0] = job_head.tf;
-  assign tri_raddr_o[1] = job_head.ts;
+  assign tri_raddr_o = {job_head.ts, job_head.tf};
 
   logic tri_ram_valid_q [RAM_LAT];
   job_t tri_ram_job_q   [RAM_LAT];
@@ -312,14 +317,17 @@ module kdopcd_v2_engine #(
 
   // The time-multiplexed exact unit (rtl-triangle-unit.md): the scheduler never starts two tests
   // within TRI_II clocks (ii_cnt_q), the unit's own contract.
+  job_t tri_job;  // the job whose records come out of the RAMs now
+  assign tri_job = tri_ram_job_q[RAM_LAT-1];
+
   kdopcd_tri_seq #(.V(V), .M(M), .II(TRI_II), .LAT(TRI_LAT), .ID_W(64)) u_tri (
     .clk_i, .rst_ni,
     .valid_i (tri_ram_valid_q[RAM_LAT-1]),
-    .tri_a_i (tri_rdata_i[0]),
-    .tri_b_i (tri_rdata_i[1]),
+    .tri_a_i (tri_rdata_i[0 +: TRI_BITS]),
+    .tri_b_i (tri_rdata_i[TRI_BITS +: TRI_BITS]),
     .rot_i   (rot_i),
     .trans_i (trans_i),
-    .id_i    ({32'(tri_ram_job_q[RAM_LAT-1].ts), 32'(tri_ram_job_q[RAM_LAT-1].tf)}),
+    .id_i    ({32'(tri_job.ts), 32'(tri_job.tf)}),
     .valid_o (tri_out_valid),
     .hit_o   (tri_out_hit),
     .id_o    (tri_out_id)
@@ -396,7 +404,7 @@ module kdopcd_v2_engine #(
     end
     if (start_i) begin
       for (int i = 0; i < NCNT; i++)
-        if (i != int'(kdopcd_v2_pkg::CNT_LOAD_CYCLES) && i != int'(kdopcd_v2_pkg::CNT_LOAD_BEATS)) cnt_d[i] = '0;
+        if (i != 32'(kdopcd_v2_pkg::CNT_LOAD_CYCLES) && i != 32'(kdopcd_v2_pkg::CNT_LOAD_BEATS)) cnt_d[i] = '0;
       cnt_d[kdopcd_v2_pkg::CNT_MAX_PENDING] = 64'd1;  // the root
     end
   end
@@ -414,8 +422,7 @@ module kdopcd_v2_engine #(
 
   logic unused;
   assign unused = ^{sat_lanes, sat_in_meta, vm.link_f.right[30:0], vm.link_s.right[30:0],
-                    vm.link_f.left[31:0], vm.link_s.left[31:0], node_rdata_i[0][NODE_BITS-1:0],
-                    node_rdata_i[1][NODE_BITS-1:0]};
+                    vm.link_f.left[31:0], vm.link_s.left[31:0]};
 
 `ifndef SYNTHESIS
   // The credits guarantee these; a failure is a defect of the engine.

@@ -21,10 +21,12 @@ module kdopcd_v2_loader #(
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic                 load_i,            // one-cycle pulse, only while idle
-  input  logic [ADDR_W-1:0]    node_base_i [2],   // [0] first tree, [1] second tree
-  input  logic [ADDR_W-1:0]    tri_base_i  [2],
-  input  logic [31:0]          nodes_i     [2],   // record counts
-  input  logic [31:0]          tris_i      [2],
+  // Per tree t (0 first, 1 second) at [t*ADDR_W +: ADDR_W] / [t*32 +: 32]: flat vectors, as
+  // Yosys 0.23 reads no unpacked array ports.
+  input  logic [2*ADDR_W-1:0]  node_base_i,
+  input  logic [2*ADDR_W-1:0]  tri_base_i,
+  input  logic [63:0]          nodes_i,           // record counts
+  input  logic [63:0]          tris_i,
   output logic                 busy_o,
   output logic                 done_o,            // one-cycle pulse at the end (also after an error)
   output logic                 ok_o,              // with done_o: the RAMs hold both trees
@@ -104,17 +106,22 @@ module kdopcd_v2_loader #(
   assign sec_is_node = sec_q == SecFirstNodes || sec_q == SecSecondNodes;
   assign sec_tree    = sec_q == SecSecondNodes || sec_q == SecSecondTris;
   assign rec_beats   = sec_is_node ? 6'(NODE_BEATS) : 6'(TRI_BEATS);
-  assign sec_beats[0] = 40'(nodes_i[0]) * 40'(NODE_BEATS);
-  assign sec_beats[1] = 40'(tris_i[0]) * 40'(TRI_BEATS);
-  assign sec_beats[2] = 40'(nodes_i[1]) * 40'(NODE_BEATS);
-  assign sec_beats[3] = 40'(tris_i[1]) * 40'(TRI_BEATS);
-  assign sec_base[0]  = node_base_i[0];
-  assign sec_base[1]  = tri_base_i[0];
-  assign sec_base[2]  = node_base_i[1];
-  assign sec_base[3]  = tri_base_i[1];
-  assign fits = nodes_i[0] != 0 && nodes_i[1] != 0 &&
-                33'(nodes_i[0]) <= 33'(1) << NODE_AW && 33'(nodes_i[1]) <= 33'(1) << NODE_AW &&
-                33'(tris_i[0]) <= 33'(1) << TRI_AW && 33'(tris_i[1]) <= 33'(1) << TRI_AW;
+  logic [31:0] nodes0, nodes1, tris0, tris1;
+  assign nodes0 = nodes_i[31:0];
+  assign nodes1 = nodes_i[63:32];
+  assign tris0  = tris_i[31:0];
+  assign tris1  = tris_i[63:32];
+  assign sec_beats[0] = 40'(nodes0) * 40'(NODE_BEATS);
+  assign sec_beats[1] = 40'(tris0) * 40'(TRI_BEATS);
+  assign sec_beats[2] = 40'(nodes1) * 40'(NODE_BEATS);
+  assign sec_beats[3] = 40'(tris1) * 40'(TRI_BEATS);
+  assign sec_base[0]  = node_base_i[0 +: ADDR_W];
+  assign sec_base[1]  = tri_base_i[0 +: ADDR_W];
+  assign sec_base[2]  = node_base_i[ADDR_W +: ADDR_W];
+  assign sec_base[3]  = tri_base_i[ADDR_W +: ADDR_W];
+  assign fits = nodes0 != 0 && nodes1 != 0 &&
+                33'(nodes0) <= 33'(1) << NODE_AW && 33'(nodes1) <= 33'(1) << NODE_AW &&
+                33'(tris0) <= 33'(1) << TRI_AW && 33'(tris1) <= 33'(1) << TRI_AW;
 
   // Beats to the next 4 KiB boundary, the burst length.
   always_comb begin
@@ -201,7 +208,11 @@ module kdopcd_v2_loader #(
           ok_d    = 1'b1;
           state_d = StEnd;
         end else begin
-          sec_d         = section_e'(sec_q + 2'd1);
+          unique case (sec_q)  // (no enum cast: Yosys 0.23 reads none)
+            SecFirstNodes:  sec_d = SecFirstTris;
+            SecFirstTris:   sec_d = SecSecondNodes;
+            default:        sec_d = SecSecondTris;
+          endcase
           addr_d        = sec_base[sec_q + 2'd1];
           beats_left_d  = sec_beats[sec_q + 2'd1];
           beat_in_rec_d = '0;

@@ -55,10 +55,10 @@ module kdopcd_v2_regs #(
   output logic                     load_o,
   output logic [1:0]               rule_o,
   output logic [23:0]              pending_limit_o,
-  output logic [ADDR_W-1:0]        node_base_o [2],
-  output logic [ADDR_W-1:0]        tri_base_o  [2],
-  output logic [31:0]              nodes_o     [2],
-  output logic [31:0]              tris_o      [2],
+  output logic [2*ADDR_W-1:0]      node_base_o,  // tree t at [t*ADDR_W +: ADDR_W] (flat: Yosys 0.23)
+  output logic [2*ADDR_W-1:0]      tri_base_o,
+  output logic [63:0]              nodes_o,      // tree t at [t*32 +: 32]
+  output logic [63:0]              tris_o,
   output logic [9*(M+2)-1:0]       rot_o,
   output logic [3*(V+M+4)-1:0]     trans_o,
   output logic [K*AXIS_BITS-1:0]   axis_table_o,
@@ -263,14 +263,10 @@ module kdopcd_v2_regs #(
 
   assign rule_o          = query_q[9:8];
   assign pending_limit_o = limit_q;
-  assign node_base_o[0]  = base_q[0][ADDR_W-1:0];
-  assign tri_base_o[0]   = base_q[1][ADDR_W-1:0];
-  assign node_base_o[1]  = base_q[2][ADDR_W-1:0];
-  assign tri_base_o[1]   = base_q[3][ADDR_W-1:0];
-  assign nodes_o[0]      = count_q[0];
-  assign tris_o[0]       = count_q[1];
-  assign nodes_o[1]      = count_q[2];
-  assign tris_o[1]       = count_q[3];
+  assign node_base_o = {base_q[2][ADDR_W-1:0], base_q[0][ADDR_W-1:0]};
+  assign tri_base_o  = {base_q[3][ADDR_W-1:0], base_q[1][ADDR_W-1:0]};
+  assign nodes_o     = {count_q[2], count_q[0]};
+  assign tris_o      = {count_q[3], count_q[1]};
   for (genvar r = 0; r < 9; r++) begin : g_rot_out
     assign rot_o[r*RotW +: RotW] = rot_q[r];
   end

@@ -73,10 +73,8 @@ module kdopcd_v2_top #(
   logic                   start, load;
   logic [1:0]             rule;
   logic [23:0]            pending_limit;
-  logic [ADDR_W-1:0]      node_base [2];
-  logic [ADDR_W-1:0]      tri_base [2];
-  logic [31:0]            nodes [2];
-  logic [31:0]            tris [2];
+  logic [2*ADDR_W-1:0]    node_base, tri_base;  // per tree, flat (kdopcd_v2_regs)
+  logic [63:0]            nodes, tris;
   logic [9*(M+2)-1:0]     rot;
   logic [3*(V+M+4)-1:0]   trans;
   logic [K*AXIS_BITS-1:0] axis_table;
@@ -124,10 +122,10 @@ module kdopcd_v2_top #(
   logic [NODE_BITS-1:0] node_wdata;
   logic [TRI_AW-1:0]    tri_waddr;
   logic [TRI_BITS-1:0]  tri_wdata;
-  logic [NODE_AW-1:0]   node_raddr [2];
-  logic [NODE_BITS-1:0] node_rdata [2];
-  logic [TRI_AW-1:0]    tri_raddr [2];
-  logic [TRI_BITS-1:0]  tri_rdata [2];
+  logic [2*NODE_AW-1:0]   node_raddr;  // per tree, flat (kdopcd_v2_engine)
+  logic [2*NODE_BITS-1:0] node_rdata;
+  logic [2*TRI_AW-1:0]    tri_raddr;
+  logic [2*TRI_BITS-1:0]  tri_rdata;
 
   kdopcd_v2_loader #(
     .W(W), .ADDR_W(ADDR_W), .NODE_AW(NODE_AW), .TRI_AW(TRI_AW), .NODE_BITS(NODE_BITS), .TRI_BITS(TRI_BITS),
@@ -162,16 +160,16 @@ module kdopcd_v2_top #(
       .we_i   (node_we[t]),
       .waddr_i(node_waddr),
       .wdata_i(node_wdata),
-      .raddr_i(node_raddr[t]),
-      .rdata_o(node_rdata[t])
+      .raddr_i(node_raddr[t*NODE_AW +: NODE_AW]),
+      .rdata_o(node_rdata[t*NODE_BITS +: NODE_BITS])
     );
     kdopcd_v2_ram #(.AW(TRI_AW), .DW(TRI_BITS), .LAT(RAM_LAT)) u_tris (
       .clk_i,
       .we_i   (tri_we[t]),
       .waddr_i(tri_waddr),
       .wdata_i(tri_wdata),
-      .raddr_i(tri_raddr[t]),
-      .rdata_o(tri_rdata[t])
+      .raddr_i(tri_raddr[t*TRI_AW +: TRI_AW]),
+      .rdata_o(tri_rdata[t*TRI_BITS +: TRI_BITS])
     );
   end
 
@@ -209,8 +207,8 @@ module kdopcd_v2_top #(
   // The load counters come from the loader, the others from the engine.
   always_comb begin
     counters = eng_counters;
-    counters[int'(kdopcd_v2_pkg::CNT_LOAD_CYCLES)*64 +: 64] = ld_cycles;
-    counters[int'(kdopcd_v2_pkg::CNT_LOAD_BEATS)*64 +: 64]  = ld_beats;
+    counters[32'(kdopcd_v2_pkg::CNT_LOAD_CYCLES)*64 +: 64] = ld_cycles;
+    counters[32'(kdopcd_v2_pkg::CNT_LOAD_BEATS)*64 +: 64]  = ld_beats;
   end
 
 `ifndef SYNTHESIS
