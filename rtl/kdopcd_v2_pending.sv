@@ -32,7 +32,9 @@ module kdopcd_v2_pending #(
   localparam int CW = $clog2(DEPTH + 1);
   localparam int BW = $clog2(DEPTH / 2);  // address within a bank
 
-  logic [EW-1:0] bank_q [2][DEPTH/2];
+  // Two separate arrays (not one [2][DEPTH/2]): synthesis maps each to distributed RAM.
+  logic [EW-1:0] bank0_q [DEPTH/2];
+  logic [EW-1:0] bank1_q [DEPTH/2];
   logic [CW-1:0] count_q, count_d, base;
   logic [CW-1:0] top_pos;
   logic          we0, we1;
@@ -45,7 +47,7 @@ module kdopcd_v2_pending #(
   end
 
   assign top_pos = count_q - CW'(1);
-  assign top_o   = bank_q[top_pos[0]][BW'(top_pos >> 1)];
+  assign top_o   = top_pos[0] ? bank1_q[BW'(top_pos >> 1)] : bank0_q[BW'(top_pos >> 1)];
 
   always_comb begin
     base       = count_q - CW'(pop_i);
@@ -90,8 +92,8 @@ module kdopcd_v2_pending #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (we0) bank_q[0][wa0] <= wd0;
-    if (we1) bank_q[1][wa1] <= wd1;
+    if (we0) bank0_q[wa0] <= wd0;
+    if (we1) bank1_q[wa1] <= wd1;
   end
 
   assign count_o      = count_q;
