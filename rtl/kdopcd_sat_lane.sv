@@ -86,91 +86,109 @@ module kdopcd_sat_lane #(
     sn = v[COEF_W-1] ? SN_W'($signed(v)) : '0;
   endfunction
 
+  // Every value below is its own signal of at most B+C+5 bits, declared in the generate block of
+  // the term it belongs to (not a slice of a wide flat vector): the logic is the same, but the
+  // simulator keeps each one in a native 64-bit word instead of multi-word arrays with shifts and
+  // masks, which made the 24-lane unit simulate many times slower under Verilator.
+
   // ---------------------------------------------------------------- S1: selection
-  // x_1 entry (d*3 + m): the mapped coefficient of product m in diff d+1.
-  // The pair (x'[r], x'[r + K/2]) goes through a binary multiplexer tree over the bits of r
-  // (level l halves the candidates with r[l]). Written as a tree because an indexed part-select
-  // x[r*W +: W] becomes a multiplier and a barrel shifter in Yosys, several times larger.
+  // For product m, the pair (x'[r], x'[r + K/2]) goes through a binary multiplexer tree over the
+  // bits of r (level l halves the candidates with r[l]), then a swap. Written as a tree because an
+  // indexed part-select x[r*W +: W] becomes a multiplier and a barrel shifter in Yosys, several
+  // times larger. g_select[m].xj_q is x'[jX] and g_select[m].xjk_q is x'[jX + K/2].
   localparam int SL   = HALF > 1 ? $clog2(HALF) : 1;
   localparam int PW   = 2 * COEF_W;
-  logic [6*COEF_W-1:0] x_d, x_1;
   for (genvar m = 0; m < 3; m++) begin : g_select
-    logic [J_W-1:0]            jx;
-    logic [SL-1:0]             r;   // jX mod K/2 (< K/2 <= 2^SL)
-    logic                      sw;
-    logic [COEF_W-1:0]         lo, hi, at_j, at_jk;
+    logic [J_W-1:0]    jx;
+    logic [SL-1:0]     r;   // jX mod K/2 (< K/2 <= 2^SL)
+    logic              sw;
+    logic [COEF_W-1:0] lo, hi, xj_q, xjk_q;
     assign jx = jx_i[m*J_W +: J_W];
     assign sw = jx >= J_W'(HALF);
     assign r  = SL'(sw ? jx - J_W'(HALF) : jx);
     for (genvar l = 0; l <= SL; l++) begin : g_lvl
-      logic [(1 << (SL - l))*PW-1:0] cand;  // candidate i at [i*PW +: PW]
-      if (l == 0) begin : g_leaves
-        for (genvar i = 0; i < (1 << SL); i++) begin : g_leaf
-          if (i < HALF) begin : g_pair
-            assign cand[i*PW +: PW] = {coef_x_i[(i + HALF)*COEF_W +: COEF_W], coef_x_i[i*COEF_W +: COEF_W]};
-          end else begin : g_pad
-            assign cand[i*PW +: PW] = '0;
-          end
-        end
-      end else begin : g_mux
-        for (genvar i = 0; i < (1 << (SL - l)); i++) begin : g_node
-          assign cand[i*PW +: PW] = r[l-1] ? g_lvl[l-1].cand[(2*i+1)*PW +: PW] : g_lvl[l-1].cand[(2*i)*PW +: PW];
+      for (genvar i = 0; i < (1 << (SL - l)); i++) begin : g_node
+        logic [PW-1:0] cand;  // {x'[i' + K/2], x'[i']} of the candidate i' this node passes on
+        if (l == 0 && i < HALF) begin : g_pair
+          assign cand = {coef_x_i[(i + HALF)*COEF_W +: COEF_W], coef_x_i[i*COEF_W +: COEF_W]};
+        end else if (l == 0) begin : g_pad
+          assign cand = '0;
+        end else begin : g_mux
+          assign cand = r[l-1] ? g_lvl[l-1].g_node[2*i+1].cand : g_lvl[l-1].g_node[2*i].cand;
         end
       end
     end
-    assign lo    = g_lvl[SL].cand[0 +: COEF_W];       // x'[r]
-    assign hi    = g_lvl[SL].cand[COEF_W +: COEF_W];  // x'[r + K/2]
-    assign at_j  = sw ? hi : lo;                 // x'[jX]
-    assign at_jk = sw ? lo : hi;                 // x'[jX + K/2]
-    assign x_d[(0*3+m)*COEF_W +: COEF_W] = OWN_FIRST != 0 ? at_j : at_jk;
-    assign x_d[(1*3+m)*COEF_W +: COEF_W] = OWN_FIRST != 0 ? at_jk : at_j;
+    assign lo = g_lvl[SL].g_node[0].cand[0 +: COEF_W];       // x'[r]
+    assign hi = g_lvl[SL].g_node[0].cand[COEF_W +: COEF_W];  // x'[r + K/2]
+    always_ff @(posedge clk_i) begin
+      xj_q  <= sw ? hi : lo;
+      xjk_q <= sw ? lo : hi;
+    end
   end
 
-  // The own coefficients (constant wiring): diff d+1 uses y'[J] or y'[J + K/2]. Flat vectors,
-  // entry d at [d*W +: W] (no unpacked arrays: Yosys 0.23 would make memories of them).
-  logic [2*COEF_W-1:0] y0_d, y0_1;    // y'_J0 (or its opposite): the one with P' = -2^C
-  logic [2*SN_W-1:0]   sny_d, sny_1;  // sn() of the three own coefficients
+  // The own coefficients (constant wiring): diff d+1 uses y'[J] or y'[J + K/2].
   for (genvar d = 0; d < 2; d++) begin : g_own
     localparam bit Opposite = (d == 0) == (OWN_FIRST != 0);
     localparam int I0 = Opposite ? OK0 : OJ0;
     localparam int I1 = Opposite ? OK1 : OJ1;
     localparam int I2 = Opposite ? OK2 : OJ2;
+    logic [COEF_W-1:0] y0_q;   // y'_J0 (or its opposite): the one with P' = -2^C
+    logic [SN_W-1:0]   sny_q;  // sn() of the three own coefficients
     // Constant part-selects (a function with the index as an argument would leave Yosys a
     // shifter to fold).
-    assign y0_d[d*COEF_W +: COEF_W] = coef_y_i[I0*COEF_W +: COEF_W];
-    assign sny_d[d*SN_W +: SN_W] = sn(coef_y_i[I0*COEF_W +: COEF_W]) + sn(coef_y_i[I1*COEF_W +: COEF_W]) +
-                                   sn(coef_y_i[I2*COEF_W +: COEF_W]);
+    always_ff @(posedge clk_i) begin
+      y0_q  <= coef_y_i[I0*COEF_W +: COEF_W];
+      sny_q <= sn(coef_y_i[I0*COEF_W +: COEF_W]) + sn(coef_y_i[I1*COEF_W +: COEF_W]) +
+               sn(coef_y_i[I2*COEF_W +: COEF_W]);
+    end
   end
 
   logic [3*MAP_W-1:0] px_1;
   logic [Z+3:0]       p_1;
   always_ff @(posedge clk_i) begin
-    x_1   <= x_d;
-    y0_1  <= y0_d;
-    sny_1 <= sny_d;
-    px_1  <= px_i;
-    p_1   <= p_i;
+    px_1 <= px_i;
+    p_1  <= p_i;
   end
 
-  // ---------------------------------------------------------------- S2: products, v, sums
-  logic [6*PROD_W-1:0] prod_d, prod_2, prod_3;
-  logic [6*V_W-1:0]    v_d, v_2, v_3;
-  logic [2*SN_W-1:0]   snx_d, snx_2, sny_2, sn_d, sn_3;
-  logic [2*DIFF_W-1:0] off_d, own_d, own_2, own_3;
+  // The offset: diff1 gets floor(p' 2^E), diff2 gets -ceil((p'+1) 2^E) = floor(~p' 2^E).
+  logic [DIFF_W-1:0] off1, off2;
+  if (E >= 0) begin : g_offset_shl
+    assign off1 = DIFF_W'($signed(p_1)) << E;
+    assign off2 = DIFF_W'($signed(~p_1)) << E;
+  end else begin : g_offset_shr
+    assign off1 = $signed(DIFF_W'($signed(p_1))) >>> (-E);
+    assign off2 = $signed(DIFF_W'($signed(~p_1))) >>> (-E);
+  end
 
+  // ---------------------------------------------------------------- S2 .. S6, per diff
+  //   S2 products Plo x' (DSP, M register), v, sn(x') sums, the offset minus y'_J0 2^C
+  //   S3 products (DSP, P register), sn(x') + sn(y')
+  //   S4 t = Plo x' - v 2^LO (upper bits only), u = offset - y'_J0 2^C + sn sums
+  //   S5, S6 two adder levels over (t1, t2, t3, u)
+  // Sums wrap modulo 2^DIFF_W; the true totals fit (fixed_diffs checks b+c+5 bits), so the
+  // wrap of any partial sum is harmless.
   for (genvar d = 0; d < 2; d++) begin : g_diff
+    // diff1 takes x'[jX] when the own object is the first (B), diff2 then takes x'[jX + K/2];
+    // the other way round when the own object is the second (A).
+    localparam bit AtJ = (d == 0) == (OWN_FIRST != 0);
     for (genvar m = 0; m < 3; m++) begin : g_term
       logic [MAP_W-1:0]          pm;
       logic signed [LO_W:0]      plo;   // Plo as a signed, non-negative DSP operand
       logic [HI_W-1:0]           mhi;   // -Phi, unsigned, <= 2^(HI_W-1)
       logic signed [COEF_W-1:0]  xv;
-      logic signed [PROD_W-1:0]  prod;
       logic [V_W-1:0]            v;
-      assign pm   = px_1[m*MAP_W +: MAP_W];
-      assign plo  = {1'b0, pm[LO_W-1:0]};
-      assign mhi  = HI_W'(0) - pm[MAP_W-1:LO_W];
-      assign xv   = x_1[(d*3+m)*COEF_W +: COEF_W];
-      assign prod = plo * xv;
+      logic signed [PROD_W-1:0]  prod_2, prod_3;
+      logic [V_W-1:0]            v_2, v_3;
+      logic [UP_W-1:0]           up;
+      logic [DIFF_W-1:0]         t_4;
+      assign pm  = px_1[m*MAP_W +: MAP_W];
+      assign plo = {1'b0, pm[LO_W-1:0]};
+      assign mhi = HI_W'(0) - pm[MAP_W-1:LO_W];
+      if (AtJ) begin : g_at_j
+        assign xv = g_select[m].xj_q;
+      end else begin : g_at_jk
+        assign xv = g_select[m].xjk_q;
+      end
       if (HI_W == 1) begin : g_v1
         assign v = mhi[0] ? V_W'(xv) : '0;
       end else begin : g_vn
@@ -184,83 +202,40 @@ module kdopcd_sat_lane #(
         end
         assign v = mhi[HI_W-1] ? V_W'(xv) << (HI_W - 1) : low;
       end
-      assign prod_d[(d*3+m)*PROD_W +: PROD_W] = prod;
-      assign v_d[(d*3+m)*V_W +: V_W]          = v;
+      // t: the low LO_W bits are the product's; above them one UP_W-bit subtraction.
+      assign up = UP_W'($signed(prod_3[PROD_W-1:LO_W])) - UP_W'($signed(v_3));
+      always_ff @(posedge clk_i) begin
+        prod_2 <= plo * xv;  // DSP M register
+        v_2    <= v;
+        prod_3 <= prod_2;    // DSP P register
+        v_3    <= v_2;
+        t_4    <= {up, prod_3[LO_W-1:0]};
+      end
     end
-    assign snx_d[d*SN_W +: SN_W] = sn(x_1[(d*3+0)*COEF_W +: COEF_W]) + sn(x_1[(d*3+1)*COEF_W +: COEF_W]) +
-                                   sn(x_1[(d*3+2)*COEF_W +: COEF_W]);
-    // The offset minus the own product y'_J0 2^C.
-    assign own_d[d*DIFF_W +: DIFF_W] = off_d[d*DIFF_W +: DIFF_W] - (ext(y0_1[d*COEF_W +: COEF_W]) << C);
-  end
 
-  // The offset: diff1 gets floor(p' 2^E), diff2 gets -ceil((p'+1) 2^E) = floor(~p' 2^E).
-  if (E >= 0) begin : g_offset_shl
-    assign off_d[0 +: DIFF_W]      = DIFF_W'($signed(p_1)) << E;
-    assign off_d[DIFF_W +: DIFF_W] = DIFF_W'($signed(~p_1)) << E;
-  end else begin : g_offset_shr
-    assign off_d[0 +: DIFF_W]      = $signed(DIFF_W'($signed(p_1))) >>> (-E);
-    assign off_d[DIFF_W +: DIFF_W] = $signed(DIFF_W'($signed(~p_1))) >>> (-E);
-  end
-
-  always_ff @(posedge clk_i) begin
-    prod_2 <= prod_d;  // DSP M register
-    v_2    <= v_d;
-    snx_2  <= snx_d;
-    sny_2  <= sny_1;
-    own_2  <= own_d;
-  end
-
-  // ---------------------------------------------------------------- S3
-  assign sn_d[0 +: SN_W]    = snx_2[0 +: SN_W] + sny_2[0 +: SN_W];
-  assign sn_d[SN_W +: SN_W] = snx_2[SN_W +: SN_W] + sny_2[SN_W +: SN_W];
-  always_ff @(posedge clk_i) begin
-    prod_3 <= prod_2;  // DSP P register
-    v_3    <= v_2;
-    own_3  <= own_2;
-    sn_3   <= sn_d;
-  end
-
-  // ---------------------------------------------------------------- S4: t = Plo x' - v 2^LO, u
-  // t: the low LO_W bits are the product's; above them one UP_W-bit subtraction.
-  logic [6*DIFF_W-1:0] t_d, t_4;
-  logic [2*DIFF_W-1:0] u_d, u_4;
-  for (genvar i = 0; i < 6; i++) begin : g_t
-    logic [PROD_W-1:0] pr;
-    logic [UP_W-1:0]   up;
-    assign pr = prod_3[i*PROD_W +: PROD_W];
-    assign up = UP_W'($signed(pr[PROD_W-1:LO_W])) - UP_W'($signed(v_3[i*V_W +: V_W]));
-    assign t_d[i*DIFF_W +: DIFF_W] = {up, pr[LO_W-1:0]};
-  end
-  for (genvar d = 0; d < 2; d++) begin : g_u
-    assign u_d[d*DIFF_W +: DIFF_W] = own_3[d*DIFF_W +: DIFF_W] + DIFF_W'($signed(sn_3[d*SN_W +: SN_W]));
-  end
-  always_ff @(posedge clk_i) begin
-    t_4 <= t_d;
-    u_4 <= u_d;
-  end
-
-  // ---------------------------------------------------------------- S5, S6: adder levels
-  // Sums wrap modulo 2^DIFF_W; the true totals fit (fixed_diffs checks b+c+5 bits), so the
-  // wrap of any partial sum is harmless.
-  logic [4*DIFF_W-1:0] s_d, s_5;
-  logic [2*DIFF_W-1:0] sum_d, sum_6;
-  for (genvar d = 0; d < 2; d++) begin : g_sum
-    assign s_d[(2*d)*DIFF_W +: DIFF_W]   = t_4[(d*3+0)*DIFF_W +: DIFF_W] + t_4[(d*3+1)*DIFF_W +: DIFF_W];
-    assign s_d[(2*d+1)*DIFF_W +: DIFF_W] = t_4[(d*3+2)*DIFF_W +: DIFF_W] + u_4[d*DIFF_W +: DIFF_W];
-    assign sum_d[d*DIFF_W +: DIFF_W]     = s_5[(2*d)*DIFF_W +: DIFF_W] + s_5[(2*d+1)*DIFF_W +: DIFF_W];
-  end
-  always_ff @(posedge clk_i) begin
-    s_5   <= s_d;
-    sum_6 <= sum_d;
+    logic [SN_W-1:0]   snx_2, sny_2, sn_3;
+    logic [DIFF_W-1:0] own_2, own_3, u_4, s_a_5, s_b_5, sum_6;
+    always_ff @(posedge clk_i) begin
+      snx_2 <= sn(g_term[0].xv) + sn(g_term[1].xv) + sn(g_term[2].xv);
+      sny_2 <= g_own[d].sny_q;
+      // The offset minus the own product y'_J0 2^C.
+      own_2 <= (d == 0 ? off1 : off2) - (ext(g_own[d].y0_q) << C);
+      own_3 <= own_2;
+      sn_3  <= snx_2 + sny_2;
+      u_4   <= own_3 + DIFF_W'($signed(sn_3));
+      s_a_5 <= g_term[0].t_4 + g_term[1].t_4;
+      s_b_5 <= g_term[2].t_4 + u_4;
+      sum_6 <= s_a_5 + s_b_5;
+    end
   end
 
   // ---------------------------------------------------------------- S7: sign test
   logic signed [DIFF_W-1:0] diff1_q, diff2_q;
   logic                     verdict_q;
   always_ff @(posedge clk_i) begin
-    diff1_q   <= sum_6[0 +: DIFF_W];
-    diff2_q   <= sum_6[DIFF_W +: DIFF_W];
-    verdict_q <= $signed(sum_6[0 +: DIFF_W]) > 0 || $signed(sum_6[DIFF_W +: DIFF_W]) > 0;
+    diff1_q   <= g_diff[0].sum_6;
+    diff2_q   <= g_diff[1].sum_6;
+    verdict_q <= $signed(g_diff[0].sum_6) > 0 || $signed(g_diff[1].sum_6) > 0;
   end
   assign diff1_o   = diff1_q;
   assign diff2_o   = diff2_q;

@@ -70,7 +70,7 @@ struct TopResult {
   bool stack_overflow = false;
   bool bus_error = false;
   std::uint64_t clock_edges = 0;  // edges from START to DONE seen by the harness (= counters.cycles)
-  double sim_seconds = 0;         // host time of the clocked query (START to DONE)
+  double sim_seconds = 0;         // CPU time of the simulating thread, START to DONE (one core)
   TraversalStats traversal() const;
 };
 

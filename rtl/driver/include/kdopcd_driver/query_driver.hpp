@@ -2,6 +2,7 @@
 // The query driver: one collision query on the verilated top through its AXI-Lite registers,
 // AXI4 memory and contact stream, as the SystemC model's host does it (docs/accelerator.md).
 #include "kdopcd_driver/bus_models.hpp"
+#include "kdopcd_driver/thread_cpu_time.hpp"
 
 namespace kdopcd::driver {
 
@@ -38,7 +39,7 @@ struct RtlTopQuery {
   std::uint32_t status = 0;           // STATUS at DONE
   std::uint64_t start_tick = 0;       // absolute edge that accepted the START write (tick 0)
   std::uint64_t done_tick = 0;        // first edge after which irq_o was high (relative to start)
-  double clocked_seconds = 0;         // host time from the START write to DONE
+  double clocked_seconds = 0;         // CPU time of the simulating thread from the START write to DONE
   std::uint64_t a_image_base = 0, b_image_base = 0;
   std::vector<std::uint64_t> contact_ticks;  // stream beat edges, relative to start (arrival order)
   bool ok() const { return error.empty(); }
@@ -154,7 +155,7 @@ RtlTopQuery run_query(Top& top, Harness<Top>& h, const DopTree& first, const Dop
 
     // START: tick 0 is the edge of the AW/W handshake.
     h.sink.clear();
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = thread_cpu_seconds();
     bus.write(reg::kControl, reg::kStart);
     r.start_tick = bus.aw_tick;
     r.started = true;
@@ -171,7 +172,7 @@ RtlTopQuery run_query(Top& top, Harness<Top>& h, const DopTree& first, const Dop
         if (h.tick() - r.start_tick > p.max_cycles) break;
       if (seen) r.done_tick = h.tick() - 1 - r.start_tick;
     }
-    r.clocked_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.clocked_seconds = thread_cpu_seconds() - t0;
     if (!seen) {
       r.timed_out = true;
       r.error = "run_query: no DONE within " + std::to_string(p.max_cycles) + " cycles";
