@@ -8,13 +8,13 @@ set -euo pipefail
 
 DEMO_PACKAGES=(
   build-essential cmake pkg-config
-  libeigen3-dev libboost-dev libtbb-dev
+  libeigen3-dev libboost-dev libtbb-dev libhwy-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libassimp-dev
   libcgal-demo
 )
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git zlib1g-dev
-  libeigen3-dev libboost-dev libtbb-dev
+  libeigen3-dev libboost-dev libtbb-dev libhwy-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libassimp-dev
   libsystemc-dev verilator yosys gtkwave

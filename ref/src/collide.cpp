@@ -16,7 +16,9 @@
 #include "parallel_traverse.hpp"
 #include "kdopcd/sat_exact.hpp"
 #include "kdopcd/sat_fixed.hpp"
+#include "kdopcd/sat_fixed_lanes.hpp"
 #include "kdopcd/sat_float.hpp"
+#include "kdopcd/sat_float_axes.hpp"
 #include "kdopcd/tri_fixed.hpp"
 #include "kdopcd/triangle_boxes.hpp"
 #include "kdopcd/tri_tri.hpp"
@@ -49,61 +51,14 @@ PairVerdict test_axes(const SatSetup& setup, int n, AxisSeparates&& separates) {
   return {false, n};
 }
 
-// An axis of the float test in the form the inner loop wants. Every axis of make_sat_setup is
-// one object's own face normal (even axes the first object's, odd axes the second's), whose
-// mapping vector is exactly (-1, 0, 0): that object's interval is [-c[j0], c[opposite j0]]
-// without a product. The result is bit-identical to float_axis_diffs, since -1 * x = -x and
-// adding 0 * y changes no finite sum (up to the sign of a zero, which no strict comparison
-// sees). A set-up from elsewhere (any other P) is evaluated by float_axis_diffs itself.
-struct FloatAxis {
-  int own_min, own_max;  // own object's interval: [-own[own_min], own[own_max]]
-  int j[3], jk[3];       // the other object's triple and the opposite faces
-  double P[3];
-  double p;
-};
-
-constexpr std::array<double, 3> kOwnDirectionP{-1.0, 0.0, 0.0};
-
-// Fills `out` for axis `index` of `ax`; false if the axis is not of the expected own kind.
-bool make_float_axis(const AxisSetup& ax, int index, int half, FloatAxis& out) {
-  const bool first_is_own = index % 2 == 0;
-  if ((first_is_own ? ax.PB : ax.PA) != kOwnDirectionP) return false;
-  const auto& own_j = first_is_own ? ax.jB : ax.jA;
-  const auto& other_j = first_is_own ? ax.jA : ax.jB;
-  const auto& other_P = first_is_own ? ax.PA : ax.PB;
-  out.own_min = own_j[0];
-  out.own_max = opposite_face(own_j[0], half);
-  for (int i = 0; i < 3; ++i) {
-    out.j[i] = other_j[i];
-    out.jk[i] = opposite_face(other_j[i], half);
-    out.P[i] = other_P[i];
-  }
-  out.p = ax.p;
-  return true;
-}
-
-// Even axis: the first object ("B") owns it, the second ("A") is projected.
-inline bool separates_first_own(const FloatAxis& f, const double* a, const double* b) {
-  const double a_min = f.P[0] * a[f.j[0]] + f.P[1] * a[f.j[1]] + f.P[2] * a[f.j[2]];
-  const double a_max = -(f.P[0] * a[f.jk[0]] + f.P[1] * a[f.jk[1]] + f.P[2] * a[f.jk[2]]);
-  return ((a_min + f.p) - b[f.own_max]) > 0 || (-b[f.own_min] - (a_max + f.p)) > 0;
-}
-
-// Odd axis: the second object ("A") owns it, the first ("B") is projected.
-inline bool separates_second_own(const FloatAxis& f, const double* a, const double* b) {
-  const double b_min = f.P[0] * b[f.j[0]] + f.P[1] * b[f.j[1]] + f.P[2] * b[f.j[2]];
-  const double b_max = -(f.P[0] * b[f.jk[0]] + f.P[1] * b[f.jk[1]] + f.P[2] * b[f.jk[2]]);
-  return ((-a[f.own_min] + f.p) - b_max) > 0 || (b_min - (a[f.own_max] + f.p)) > 0;
-}
-
 // The axes of a query, each made on first use: a pair of roots separated by axis 0 costs one
 // axis set-up instead of k. Fixed-size storage: a query allocates nothing before it needs to.
 inline constexpr int kMaxK = kSupportedK.back();
 
 class LazyAxes {
  public:
-  LazyAxes(const OrientationSet& set, const Pose& pose)
-      : set_(&set), M_(pose.matrix()), T_(pose.translation), half_(set.half()), k_(set.k()) {}
+  LazyAxes(const OrientationSet& set, const Mat3& M, const Vec3& T)
+      : set_(&set), M_(M), T_(T), half_(set.half()), k_(set.k()) {}
   explicit LazyAxes(const SatSetup& setup) : half_(setup.k / 2), k_(int(setup.axes.size())), general_(&setup.axes) {
     for (int i = 0; i < k_; ++i) structured_ &= make_float_axis(setup.axes[std::size_t(i)], i, half_, axes_[i]);
     ready_ = ~0u;
@@ -122,6 +77,19 @@ class LazyAxes {
   void make_all() {
     for (int i = 0; i < k_; ++i) (*this)[i];
   }
+  // The SIMD test on the first n axes (the same n on every call of a query), its table made
+  // with the axes it needs on the first call.
+  PairVerdict test_lanes(int n, const double* a, const double* b) {
+    if (!table_made_) make_table(n);
+    return lanes_(table_, a, b);
+  }
+  void make_table(int n) {
+    if (table_made_) return;
+    for (int i = 0; i < n; ++i) (*this)[i];
+    make_float_axis_table({axes_.data(), std::size_t(n)}, n, table_);
+    lanes_ = float_pair_test_lanes();
+    table_made_ = true;
+  }
 
  private:
   const OrientationSet* set_ = nullptr;
@@ -133,13 +101,16 @@ class LazyAxes {
   const std::vector<AxisSetup>* general_ = nullptr;
   std::array<FloatAxis, kMaxK> axes_;
   std::uint32_t ready_ = 0;  // bit i: axes_[i] is made
+  bool table_made_ = false;
+  FloatAxisTable table_;  // left unfilled until make_table: a separated query never needs it
+  FloatPairTestLanes lanes_ = nullptr;
 };
 
 // The second object's placed vertices, each computed on first use (place_vertex rounds them
 // exactly as place_vertices does), so a query pays only for the triangles it tests.
 class LazyPlacement {
  public:
-  LazyPlacement(const Mesh& mesh, const Pose& pose) : mesh_(&mesh), R_(pose.matrix()), t_(pose.translation) {}
+  LazyPlacement(const Mesh& mesh, const Mat3& R, const Vec3& t) : mesh_(&mesh), R_(R), t_(t) {}
   explicit LazyPlacement(const std::vector<Vec3>& placed) : given_(&placed) {}
   const Vec3& operator[](std::uint32_t v) {
     if (given_) return (*given_)[v];
@@ -222,7 +193,10 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
       return test_triangle_pair(mf, ms, mine, custom, tf, ts);
     };
   };
-  const std::function<void()> make_all_axes = [&] { axes.make_all(); };  // before concurrent reads
+  const std::function<void()> make_all_axes = [&] {  // before concurrent reads
+    axes.make_all();
+    if (axes.structured()) axes.make_table(n);
+  };
   if (!axes.structured()) {
     auto general_pair_test = [&](int nf, int ns) {
       const double* b = first.coefficients(std::size_t(nf)).data();
@@ -236,9 +210,17 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
     };
     return run_traversal(first, second, options, general_pair_test, make_triangle_test, make_all_axes);
   }
+  // The root pair is tested axis by axis, making only the axes it reaches: a separated pose
+  // (the commonest query) usually stops at the first. Every later pair takes the SIMD test of
+  // all n axes at once, which is faster once the axes exist (an overlapping root made them all).
+  // Both give the same verdict and axis count (sat_float_axes.hpp). root_tested is written by
+  // the first call only, before the parallel traversal starts any task.
+  bool root_tested = false;
   auto pair_test = [&](int nf, int ns) {
     const double* b = first.coefficients(std::size_t(nf)).data();
     const double* a = second.coefficients(std::size_t(ns)).data();
+    if (root_tested) return axes.test_lanes(n, a, b);
+    root_tested = true;
     int i = 0;
     for (; i + 1 < n; i += 2) {  // the pattern of make_sat_setup: first's own axis, then second's
       if (separates_first_own(axes[i], a, b)) return PairVerdict{true, i + 1};
@@ -275,6 +257,19 @@ class LazyFixedAxes {
   void make_all() {
     for (int i = 0; i < k_; ++i) quantized(i);
   }
+  // The SIMD test on the first n axes (own-structured axes only), as LazyAxes::test_lanes.
+  PairVerdict test_lanes(int n, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
+                         const std::int64_t* ob) {
+    if (!table_made_) make_table(n);
+    return lanes_(table_, a, b, oa, ob);
+  }
+  void make_table(int n) {
+    if (table_made_) return;
+    for (int i = 0; i < n; ++i) narrow(i);
+    make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, table_);
+    lanes_ = fixed_pair_test_lanes();
+    table_made_ = true;
+  }
   // Whether every axis is its own object's face normal with that object's own-direction triple,
   // as make_sat_setup makes them (axes made here from the pose always are): then the own object's
   // two sums of Eq. 22 are OwnTerms of its node.
@@ -302,6 +297,9 @@ class LazyFixedAxes {
   std::array<QuantizedAxis, kMaxK> quantized_;
   std::array<NarrowFixedAxis, kMaxK> narrow_;
   std::uint32_t ready_ = 0;
+  bool table_made_ = false;
+  FixedAxisTable table_;  // left unfilled until make_table: a separated query never needs it
+  FixedPairTestLanes lanes_ = nullptr;
 };
 
 // Eq. 22's two sums of an object on its own face normals, per node: for own direction i,
@@ -362,33 +360,26 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
     const auto own_f = cached_own_terms(first, *qf, fixed.c);
     const auto own_s = cached_own_terms(second, *qs, fixed.c);
     const int k = first.k();
+    // The root pair axis by axis (only the axes it reaches are quantized), every later pair in
+    // SIMD lanes on all n axes: the same verdicts and counts (sat_fixed_lanes.hpp), as in the
+    // float query. root_tested is written by the first call only, before any parallel task.
+    bool root_tested = false;
     auto pair_test = [&](int nf, int ns) {
       const std::int64_t* b = qf->coefficients(std::size_t(nf));
       const std::int64_t* a = qs->coefficients(std::size_t(ns));
       const std::int64_t* ob = own_f->data() + std::size_t(nf) * std::size_t(k);
       const std::int64_t* oa = own_s->data() + std::size_t(ns) * std::size_t(k);
-      // narrow_fixed_separates with the own object's sums looked up: even axis 2i is the first
-      // object's ("B") own, odd axis 2i+1 the second's ("A"). diff2 is only formed when diff1
-      // does not separate already.
-      auto even = [&](int i) {
-        const NarrowFixedAxis& ax = axes.narrow(i);
-        return narrow_mapped(ax.PA, a, ax.ja) + ob[i + 1] + ax.p1 > 0 ||
-               ob[i] + narrow_mapped(ax.PA, a, ax.jak) - ax.p2 > 0;
-      };
-      auto odd = [&](int i) {
-        const NarrowFixedAxis& ax = axes.narrow(i);
-        return oa[i - 1] + narrow_mapped(ax.PB, b, ax.jbk) + ax.p1 > 0 ||
-               narrow_mapped(ax.PB, b, ax.jb) + oa[i] - ax.p2 > 0;
-      };
-      int i = 0;
-      for (; i + 1 < n; i += 2) {
-        if (even(i)) return PairVerdict{true, i + 1};
-        if (odd(i + 1)) return PairVerdict{true, i + 2};
-      }
-      if (i < n && even(i)) return PairVerdict{true, i + 1};
+      if (root_tested) return axes.test_lanes(n, a, b, oa, ob);
+      root_tested = true;
+      for (int i = 0; i < n; ++i)
+        if (fixed_axis_separates_own(axes.narrow(i), i, a, b, oa, ob)) return PairVerdict{true, i + 1};
       return PairVerdict{false, n};
     };
-    return run_traversal(first, second, options, pair_test, triangle_maker, make_all_axes);
+    const std::function<void()> make_all_and_table = [&] {
+      axes.make_all();
+      axes.make_table(n);
+    };
+    return run_traversal(first, second, options, pair_test, triangle_maker, make_all_and_table);
   }
   if (narrow_fixed_params(fixed) && !kCheckFixedWidths) {
     auto pair_test = [&](int nf, int ns) {
@@ -515,8 +506,9 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
                     SatBackend backend, const FixedParams& fixed, const TriangleFixedParams& tri_params) {
   check_same_k(first, second);
   if (backend == SatBackend::Float) {
-    LazyAxes axes(first.orientations(), pose);
-    LazyPlacement placed(second.mesh(), pose);
+    const Mat3 M = pose.matrix();  // once: the set-up and the placement share it
+    LazyAxes axes(first.orientations(), M, pose.translation);
+    LazyPlacement placed(second.mesh(), M, pose.translation);
     return collide_float(first, second, axes, placed, options, TriangleTest{});
   }
   if (backend != SatBackend::Fixed) {

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "kdopcd/error.hpp"
+#include "triple_search.hpp"
 
 namespace kdopcd {
 namespace {
@@ -68,6 +69,11 @@ OrientationSet::OrientationSet(int k) : k_(k) {
         inverse_transposed_.push_back(rows.inverse().transpose());
         r_max_ = std::max(r_max_, x.norm());
       }
+  soa_stride_ = (vertex_triples_.size() + detail::kTripleLanes - 1) / detail::kTripleLanes * detail::kTripleLanes;
+  inverse_soa_.assign(9 * soa_stride_, 0.0);
+  for (std::size_t t = 0; t < inverse_transposed_.size(); ++t)
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) inverse_soa_[std::size_t(3 * r + c) * soa_stride_ + t] = inverse_transposed_[t](r, c);
   own_triples_.resize(k);
   for (int i = 0; i < k; ++i) {
     const int face = (i + k / 2) % k;
@@ -85,7 +91,14 @@ OrientationSet::OrientationSet(int k) : k_(k) {
 }
 
 FaceTriple OrientationSet::triple_for(const Vec3& L) const {
-  for (std::size_t t = 0; t < vertex_triples_.size(); ++t) {
+  // The SIMD pre-filter passes every triple this loop would accept (its bound is far above
+  // kSignTol plus any difference in rounding: |P| <= 3 or so, errors of a few ulps), so the loop
+  // still takes the first triple in vertex_triples() order whose P, computed as before, passes.
+  // It skips most of the others several at a time: the search was most of a separated query.
+  constexpr double kFilterBound = kSignTol + 1e-9;
+  const std::size_t count = vertex_triples_.size();
+  for (std::size_t t = detail::next_triple_candidate(inverse_soa_.data(), soa_stride_, count, 0, L, kFilterBound);
+       t < count; t = detail::next_triple_candidate(inverse_soa_.data(), soa_stride_, count, t + 1, L, kFilterBound)) {
     const Vec3 P = inverse_transposed_[t] * L;
     if (P.maxCoeff() > kSignTol) continue;
     FaceTriple out;

@@ -115,6 +115,44 @@ TEST(Multibody, HostEqualsReferenceForEveryPairOf128Cows) {
   expect_equal_to_reference(ref, e);
 }
 
+// The host backend's phases run on TBB threads (object pairs spread over them); the result is
+// the one-thread run's in every field, for both traversals and both SAT kinds, and with a
+// result buffer small enough to force relaunches (whose order of stores differs per run).
+TEST(Multibody, HostOnSeveralThreadsEqualsOneThread) {
+  REQUIRE_COW();
+  const MultibodyWorld world = test::cow_world(40, 6, 23);
+  for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed})
+    for (TraversalKind traversal : {TraversalKind::BinaryStack, TraversalKind::ExplicitStack})
+      for (std::uint64_t capacity : {kLargeBuffer, std::uint64_t(5)}) {
+        SCOPED_TRACE(std::string(to_string(traversal)) + " " + to_string(sat) + " capacity " + std::to_string(capacity));
+        MultibodyOptions o;
+        o.sat = sat;
+        o.traversal = traversal;
+        o.initial_capacity = capacity;
+        o.threads = 1;
+        const MultibodyResult one = world.run(o);
+        ASSERT_GT(one.contacts, 0u);
+        for (int threads : {2, 0}) {
+          o.threads = threads;
+          const MultibodyResult many = world.run(o);
+          EXPECT_EQ(many.broad_pairs, one.broad_pairs) << threads << " threads";
+          EXPECT_EQ(many.pair_tests, one.pair_tests) << threads << " threads";
+          EXPECT_EQ(many.candidates, one.candidates) << threads << " threads";
+          EXPECT_EQ(many.contacts, one.contacts) << threads << " threads";
+          ASSERT_EQ(many.pairs.size(), one.pairs.size()) << threads << " threads";
+          for (std::size_t i = 0; i < one.pairs.size(); ++i) {
+            EXPECT_EQ(many.pairs[i].first_object, one.pairs[i].first_object);
+            EXPECT_EQ(many.pairs[i].second_object, one.pairs[i].second_object);
+            EXPECT_EQ(many.pairs[i].contacts, one.pairs[i].contacts);
+            EXPECT_EQ(many.pairs[i].stats.pair_tests, one.pairs[i].stats.pair_tests);
+            EXPECT_EQ(many.pairs[i].stats.axis_tests, one.pairs[i].stats.axis_tests);
+            EXPECT_EQ(many.pairs[i].stats.leaf_pairs, one.pairs[i].stats.leaf_pairs);
+          }
+          EXPECT_EQ(format_pairs(many), format_pairs(one)) << threads << " threads";
+        }
+      }
+}
+
 TEST(Multibody, TinyResultBufferReturnsEveryContact) {
   REQUIRE_COW();
   const MultibodyWorld world = test::cow_world(27, 6, 2);

@@ -48,6 +48,9 @@ class OrientationSet {
   std::vector<Vec3> vertices_;
   std::vector<Eigen::Matrix3d> inverse_transposed_;
   std::vector<FaceTriple> own_triples_;  // (D_j rows)^-T per triple: P = M^-T L
+  // inverse_transposed_ as nine padded arrays, for the SIMD pre-filter of triple_for.
+  std::vector<double> inverse_soa_;
+  std::size_t soa_stride_ = 0;
   double r_max_ = 0;
 };
 

@@ -1,0 +1,68 @@
+#pragma once
+// The 64-bit fixed-point pair test of collide() on make_sat_setup's axes, in two forms with the
+// same verdict: axis by axis (scalar, stops at the first separating axis), and every axis at once
+// in SIMD lanes (Google Highway, the widest instruction set the CPU has, chosen at run time).
+// Integer sums are exact in any order, so the lanes decide exactly as narrow_fixed_separates,
+// and so as fixed_axis_diffs (sat_fixed.hpp), whenever narrow_fixed_params holds.
+//
+// Both take each node's own-axis terms (Eq. 22's two sums of an object on its own face normals,
+// precomputed per node): for own direction i, own[2i] = P'.x'[j] + sn(x'[j]) and own[2i + 1] the
+// same on the antiparallel faces, (j, P) = own_direction_triple(i). Even axis 2i is the first
+// object's ("B") own face normal, odd axis 2i + 1 the second's ("A").
+#include <cstdint>
+#include <span>
+
+#include "kdopcd/sat_fixed.hpp"
+#include "kdopcd/traversal.hpp"
+
+namespace kdopcd {
+
+// Axis i of the scalar test: narrow_fixed_separates with the owning object's sums looked up.
+// a / oa: the second object's quantized node and own terms, b / ob the first object's.
+inline bool fixed_axis_separates_own(const NarrowFixedAxis& ax, int i, const std::int64_t* a, const std::int64_t* b,
+                                     const std::int64_t* oa, const std::int64_t* ob) {
+  if (i % 2 == 0)
+    return narrow_mapped(ax.PA, a, ax.ja) + ob[i + 1] + ax.p1 > 0 || ob[i] + narrow_mapped(ax.PA, a, ax.jak) - ax.p2 > 0;
+  return oa[i - 1] + narrow_mapped(ax.PB, b, ax.jbk) + ax.p1 > 0 || narrow_mapped(ax.PB, b, ax.jb) + oa[i] - ax.p2 > 0;
+}
+
+// The scalar test of the first n of `axes` (make_sat_setup's order): the first separating axis.
+inline PairVerdict fixed_pair_test_scalar(std::span<const NarrowFixedAxis> axes, int n, const std::int64_t* a,
+                                          const std::int64_t* b, const std::int64_t* oa, const std::int64_t* ob) {
+  for (int i = 0; i < n; ++i)
+    if (fixed_axis_separates_own(axes[std::size_t(i)], i, a, b, oa, ob)) return {true, i + 1};
+  return {false, n};
+}
+
+// Lanes per parity, as kFloatAxisSlots: >= 13 and a multiple of any vector's int64 lanes.
+inline constexpr int kFixedAxisSlots = 32;
+
+// The axes of one parity in structure-of-arrays form (lane e: axis 2e or 2e + 1). Both parities
+// have the same shape, diff1 = mapped(P, other, j) + own[own1] + p1 and
+// diff2 = own[own2] + mapped(P, other, jk) - p2, with `other` the projected object's node
+// (the second's for even axes) and `own` the owning object's terms. Padding lanes are masked off.
+struct FixedAxisLanes {
+  alignas(64) std::int64_t j[3][kFixedAxisSlots];
+  alignas(64) std::int64_t jk[3][kFixedAxisSlots];
+  alignas(64) std::int64_t P[3][kFixedAxisSlots];
+  alignas(64) std::int64_t own1[kFixedAxisSlots];
+  alignas(64) std::int64_t own2[kFixedAxisSlots];
+  alignas(64) std::int64_t p1[kFixedAxisSlots];
+  alignas(64) std::int64_t p2[kFixedAxisSlots];
+  int count = 0;
+};
+
+struct FixedAxisTable {
+  FixedAxisLanes even, odd;
+  int axes = 0;
+};
+
+// axes: at least n axes in make_sat_setup's order, own-structured (n <= 26).
+void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, FixedAxisTable& out);
+
+// The SIMD test: the verdict and axes_tested of fixed_pair_test_scalar on the table's axes.
+using FixedPairTestLanes = PairVerdict (*)(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
+                                           const std::int64_t* oa, const std::int64_t* ob);
+FixedPairTestLanes fixed_pair_test_lanes();  // fetch once, call per pair
+
+}  // namespace kdopcd

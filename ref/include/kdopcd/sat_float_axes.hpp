@@ -1,0 +1,90 @@
+#pragma once
+// The float pair test of collide() on make_sat_setup's axes, in two forms with the same verdict:
+// axis by axis (scalar, stops at the first separating axis), and every axis at once in SIMD
+// lanes (Google Highway, the widest instruction set the CPU has, chosen at run time).
+//
+// Every axis of make_sat_setup is one object's own face normal (even axes the first object's,
+// odd axes the second's), whose mapping vector is exactly (-1, 0, 0): that object's interval is
+// [-c[own_min], c[own_max]] without a product. The result is bit-identical to float_axis_diffs,
+// since -1 * x = -x and adding 0 * y changes no finite sum (up to the sign of a zero, which no
+// strict comparison sees). The SIMD form evaluates, per lane, the very operations of the scalar
+// form in the same order (products, then left-to-right sums, no fused multiply-add), so both
+// round alike and decide alike, NaN and signed zeros included.
+#include <cstdint>
+#include <span>
+
+#include "kdopcd/sat_float.hpp"
+#include "kdopcd/sat_setup.hpp"
+#include "kdopcd/traversal.hpp"
+
+namespace kdopcd {
+
+// One axis in the form the scalar loop wants.
+struct FloatAxis {
+  int own_min, own_max;  // own object's interval: [-own[own_min], own[own_max]]
+  int j[3], jk[3];       // the other object's triple and the opposite faces
+  double P[3];
+  double p;
+};
+
+// Fills `out` for axis `index` of a set-up; false if the axis is not its own object's face
+// normal with mapping vector (-1, 0, 0) (then only float_axis_diffs evaluates it).
+bool make_float_axis(const AxisSetup& axis, int index, int half, FloatAxis& out);
+
+// Even axis: the first object ("B", coefficients b) owns it, the second ("A", a) is projected.
+inline bool separates_first_own(const FloatAxis& f, const double* a, const double* b) {
+  const double a_min = f.P[0] * a[f.j[0]] + f.P[1] * a[f.j[1]] + f.P[2] * a[f.j[2]];
+  const double a_max = -(f.P[0] * a[f.jk[0]] + f.P[1] * a[f.jk[1]] + f.P[2] * a[f.jk[2]]);
+  return ((a_min + f.p) - b[f.own_max]) > 0 || (-b[f.own_min] - (a_max + f.p)) > 0;
+}
+
+// Odd axis: the second object ("A") owns it, the first ("B") is projected.
+inline bool separates_second_own(const FloatAxis& f, const double* a, const double* b) {
+  const double b_min = f.P[0] * b[f.j[0]] + f.P[1] * b[f.j[1]] + f.P[2] * b[f.j[2]];
+  const double b_max = -(f.P[0] * b[f.jk[0]] + f.P[1] * b[f.jk[1]] + f.P[2] * b[f.jk[2]]);
+  return ((-a[f.own_min] + f.p) - b_max) > 0 || (b_min - (a[f.own_max] + f.p)) > 0;
+}
+
+// The scalar test of the first n of `axes` (make_sat_setup's order): the first separating axis.
+inline PairVerdict float_pair_test_scalar(std::span<const FloatAxis> axes, int n, const double* a, const double* b) {
+  for (int i = 0; i < n; ++i)
+    if (i % 2 == 0 ? separates_first_own(axes[std::size_t(i)], a, b) : separates_second_own(axes[std::size_t(i)], a, b))
+      return {true, i + 1};
+  return {false, n};
+}
+
+// Lanes per parity: >= 13 (k/2 of the largest k) and a multiple of any vector's lanes of doubles
+// up to 2048 bits, so a vector loop reads only initialised (padding) entries past the axes.
+inline constexpr int kFloatAxisSlots = 32;
+
+// The axes of one parity (even: the first object owns them; odd: the second) in structure-of-
+// arrays form: lane e is axis 2e (even) or 2e + 1 (odd). Indices are 64-bit because that is what
+// a gather of doubles takes. Padding lanes index face 0 with P = 0 and are masked off.
+struct FloatAxisLanes {
+  alignas(64) std::int64_t j[3][kFloatAxisSlots];
+  alignas(64) std::int64_t jk[3][kFloatAxisSlots];
+  alignas(64) std::int64_t own_min[kFloatAxisSlots];
+  alignas(64) std::int64_t own_max[kFloatAxisSlots];
+  alignas(64) double P[3][kFloatAxisSlots];
+  alignas(64) double p[kFloatAxisSlots];
+  int count = 0;  // axes of this parity
+};
+
+// The first n axes of a query for the SIMD test.
+struct FloatAxisTable {
+  FloatAxisLanes even, odd;
+  int axes = 0;
+};
+
+// axes: at least n axes in make_sat_setup's order (n <= kMaxK = 26).
+void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTable& out);
+
+// The SIMD test: the verdict and axes_tested of float_pair_test_scalar on the table's axes.
+// a: the second object's node coefficients, b: the first object's.
+using FloatPairTestLanes = PairVerdict (*)(const FloatAxisTable& table, const double* a, const double* b);
+// The implementation for the best instruction set of this CPU; fetch once, call per pair.
+FloatPairTestLanes float_pair_test_lanes();
+// Which instruction set that is (e.g. "AVX3", "AVX2", "SSE4", "EMU128"), for reports.
+const char* float_pair_test_target();
+
+}  // namespace kdopcd

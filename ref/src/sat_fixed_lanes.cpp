@@ -1,0 +1,105 @@
+// The fixed-point pair test in SIMD lanes (sat_fixed_lanes.hpp), compiled once per instruction
+// set by Highway's foreach_target and chosen at run time, as sat_float_axes.cpp.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "sat_fixed_lanes.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+
+#include "kdopcd/sat_fixed_lanes.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace kdopcd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The lanes [e0, e0 + N) of one parity whose axis separates the pair.
+template <class D>
+HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0, const std::int64_t* other,
+                                        const std::int64_t* own) {
+  const auto zero = hn::Zero(d);
+  // Lane by lane through memory rather than the gather instruction (slow on Zen 4), as in
+  // sat_float_axes.cpp.
+  auto gather = [&](const std::int64_t* base, const std::int64_t* index) {
+    HWY_ALIGN std::int64_t lanes[hn::MaxLanes(d)];
+    for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = base[index[e0 + i]];
+    return hn::Load(d, lanes);
+  };
+  // P'.x' + sn(x') over the triple of `index`.
+  auto mapped = [&](const std::int64_t (*index)[kFixedAxisSlots]) {
+    auto sum = zero;
+    for (int m = 0; m < 3; ++m) {
+      const auto x = gather(other, index[m]);
+      sum = hn::Add(sum, hn::Add(hn::Mul(hn::LoadU(d, t.P[m] + e0), x), hn::Min(x, zero)));
+    }
+    return sum;
+  };
+  const auto own1 = gather(own, t.own1);
+  const auto own2 = gather(own, t.own2);
+  const auto diff1 = hn::Add(hn::Add(mapped(t.j), own1), hn::LoadU(d, t.p1 + e0));
+  const auto diff2 = hn::Sub(hn::Add(own2, mapped(t.jk)), hn::LoadU(d, t.p2 + e0));
+  const auto separated = hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero));
+  return hn::And(separated, hn::FirstN(d, size_t(t.count) - e0));
+}
+
+// As FloatPairTestLanesImpl: blocks of N axes of each parity in axis order, the first block
+// holding a separating axis gives the smaller of its two parities' first separating axes.
+PairVerdict FixedPairTestLanesImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
+                                   const std::int64_t* oa, const std::int64_t* ob) {
+  const hn::CappedTag<std::int64_t, 4> d;  // 4 lanes, as the float test
+  const size_t N = hn::Lanes(d);
+  for (size_t e0 = 0; e0 < size_t(table.even.count); e0 += N) {
+    const intptr_t even = hn::FindFirstTrue(d, separating_lanes(d, table.even, e0, a, ob));
+    const intptr_t odd = e0 < size_t(table.odd.count) ? hn::FindFirstTrue(d, separating_lanes(d, table.odd, e0, b, oa))
+                                                      : -1;
+    if (even >= 0 || odd >= 0) {
+      int axis = 2 * kFixedAxisSlots + 2;
+      if (even >= 0) axis = 2 * int(e0 + size_t(even));
+      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + size_t(odd)) + 1);
+      return {true, axis + 1};
+    }
+  }
+  return {false, table.axes};
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kdopcd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace kdopcd {
+
+HWY_EXPORT(FixedPairTestLanesImpl);
+
+void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, FixedAxisTable& out) {
+  out.axes = n;
+  for (int parity = 0; parity < 2; ++parity) {
+    FixedAxisLanes& lanes = parity == 0 ? out.even : out.odd;
+    lanes.count = (n + 1 - parity) / 2;
+    for (int e = 0; e < kFixedAxisSlots; ++e) {
+      const bool real = e < lanes.count;
+      const int i = 2 * e + parity;
+      const NarrowFixedAxis ax = real ? axes[std::size_t(i)] : NarrowFixedAxis{};
+      for (int m = 0; m < 3; ++m) {
+        lanes.j[m][e] = real ? (parity == 0 ? ax.ja[m] : ax.jbk[m]) : 0;
+        lanes.jk[m][e] = real ? (parity == 0 ? ax.jak[m] : ax.jb[m]) : 0;
+        lanes.P[m][e] = real ? (parity == 0 ? ax.PA[m] : ax.PB[m]) : 0;
+      }
+      lanes.own1[e] = real ? (parity == 0 ? i + 1 : i - 1) : 0;
+      lanes.own2[e] = real ? i : 0;
+      lanes.p1[e] = real ? ax.p1 : 0;
+      lanes.p2[e] = real ? ax.p2 : 0;
+    }
+  }
+}
+
+FixedPairTestLanes fixed_pair_test_lanes() {
+  // Until a target is chosen the table's entry is a trampoline that would choose again on every
+  // call through a kept pointer.
+  if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  return &HWY_DYNAMIC_DISPATCH(FixedPairTestLanesImpl);
+}
+
+}  // namespace kdopcd
+#endif  // HWY_ONCE

@@ -1,0 +1,324 @@
+// The SIMD pair tests decide exactly as the scalar ones: same verdict and same number of axes
+// tested. Float: on random operands, on operands built to touch exactly (differences of +0 and
+// -0), on degenerate nodes (points, NaN, infinities) and on real tree nodes, and a float query
+// through them has the counters of the plain float_axis_diffs traversal. Fixed point: on random
+// and extreme quantized nodes against the scalar test and Eq. 22 itself, and on real quantized
+// trees (the fixed query's counters are checked in query_speed_test.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kdopcd/collide.hpp"
+#include "kdopcd/mesh_io.hpp"
+#include "kdopcd/pose_classes.hpp"
+#include "kdopcd/sat_fixed_lanes.hpp"
+#include "kdopcd/sat_float_axes.hpp"
+#include "kdopcd/shapes.hpp"
+#include "test_meshes.hpp"
+
+using namespace kdopcd;
+
+namespace {
+
+Pose random_pose(std::mt19937_64& rng, double spread) {
+  std::normal_distribution<double> g(0, 1);
+  std::uniform_real_distribution<double> u(-spread, spread);
+  Pose pose;
+  pose.rotation = Eigen::Quaterniond(g(rng), g(rng), g(rng), g(rng)).normalized();
+  pose.translation = Vec3(u(rng), u(rng), u(rng));
+  return pose;
+}
+
+// The DOP of a few random points around a random centre (a point now and then): overlapping
+// and separated pairs both common at small translations.
+std::vector<double> random_dop(const OrientationSet& set, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  const Vec3 centre(0.2 * u(rng), 0.2 * u(rng), 0.2 * u(rng));
+  const double radius = rng() % 8 == 0 ? 0.0 : 0.3 + 0.5 * std::abs(u(rng));
+  std::vector<Vec3> points;
+  for (int i = 0; i < 4; ++i) points.push_back(centre + radius * Vec3(u(rng), u(rng), u(rng)));
+  std::vector<double> out(static_cast<std::size_t>(set.k()));
+  dop_of_points(set, points, out);
+  return out;
+}
+
+// The k axes of a pose in the scalar form; every one must be of the structured kind.
+std::vector<FloatAxis> float_axes(const OrientationSet& set, const Pose& pose) {
+  std::vector<FloatAxis> axes(std::size_t(set.k()));
+  const Mat3 M = pose.matrix();
+  for (int i = 0; i < set.k(); ++i) {
+    const bool ok = make_float_axis(make_axis_setup(set, M, pose.translation, i), i, set.half(), axes[std::size_t(i)]);
+    EXPECT_TRUE(ok) << "axis " << i;
+  }
+  return axes;
+}
+
+// Compares the two forms on the node pair (a, b) for every axis count of interest.
+void expect_same_verdicts(const std::vector<FloatAxis>& axes, const double* a, const double* b, int k,
+                          const char* what, int* separated_count = nullptr) {
+  const FloatPairTestLanes lanes = float_pair_test_lanes();
+  for (int n : {1, 2, 3, k / 2, k - 1, k}) {
+    FloatAxisTable table;
+    make_float_axis_table(axes, n, table);
+    const PairVerdict scalar = float_pair_test_scalar(axes, n, a, b);
+    const PairVerdict simd = lanes(table, a, b);
+    ASSERT_EQ(simd.separated, scalar.separated) << what << " k " << k << " n " << n;
+    ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n;
+    if (separated_count && n == k) *separated_count += scalar.separated;
+  }
+}
+
+}  // namespace
+
+TEST(FloatSimd, ReportsItsInstructionSet) {
+  const std::string target = float_pair_test_target();
+  EXPECT_FALSE(target.empty());
+  std::printf("float pair test SIMD target: %s\n", target.c_str());
+}
+
+// Random DOP-like nodes at random poses, for every supported k and axis count. Both outcomes
+// must occur often, or the comparison would say little.
+TEST(FloatSimd, EqualsScalarOnRandomNodes) {
+  std::mt19937_64 rng(11);
+  for (int k : kSupportedK) {
+    const OrientationSet& set = orientation_set(k);
+    int separated = 0, total = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+      const std::vector<FloatAxis> axes = float_axes(set, random_pose(rng, 0.4));
+      std::vector<double> a = random_dop(set, rng), b = random_dop(set, rng);
+      if (trial % 9 == 0) std::swap(a[0], a[std::size_t(k / 2)]);  // now and then an empty DOP
+      expect_same_verdicts(axes, a.data(), b.data(), k, "random", &separated);
+      ++total;
+    }
+    EXPECT_GT(separated, total / 10) << "k " << k;
+    EXPECT_LT(separated, total - total / 10) << "k " << k;
+  }
+}
+
+// Identity rotations and small integer coefficients and translations: every sum is exact, so
+// many axes come out at exactly 0 (touching, not separated) and some at -0.
+TEST(FloatSimd, EqualsScalarWhenTouchingExactly) {
+  std::mt19937_64 rng(5);
+  for (int k : kSupportedK) {
+    const OrientationSet& set = orientation_set(k);
+    int separated = 0, total = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+      Pose pose;
+      pose.translation = Vec3(double(int(rng() % 5) - 2), double(int(rng() % 5) - 2), double(int(rng() % 3) - 1));
+      const std::vector<FloatAxis> axes = float_axes(set, pose);
+      std::vector<double> a(static_cast<std::size_t>(k)), b(static_cast<std::size_t>(k));
+      for (auto* node : {&a, &b})
+        for (auto& c : *node) c = double(int(rng() % 3));  // 0, 1, 2: boxes that meet face to face
+      if (trial % 7 == 0) a[std::size_t(rng() % std::uint64_t(k))] = -0.0;
+      expect_same_verdicts(axes, a.data(), b.data(), k, "touching", &separated);
+      ++total;
+    }
+    EXPECT_GT(separated, 0) << "k " << k;
+    EXPECT_LT(separated, total) << "k " << k;
+  }
+}
+
+// Points (every coefficient 0), NaN and infinite coefficients: the comparisons of both forms see
+// the same values, so a NaN lane separates in neither.
+TEST(FloatSimd, EqualsScalarOnDegenerateNodes) {
+  std::mt19937_64 rng(3);
+  const double specials[] = {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::denorm_min(), 1e300};
+  for (int k : kSupportedK) {
+    const OrientationSet& set = orientation_set(k);
+    for (int trial = 0; trial < 2000; ++trial) {
+      const std::vector<FloatAxis> axes = float_axes(set, random_pose(rng, 0.5));
+      std::vector<double> a(static_cast<std::size_t>(k), 0.0), b(static_cast<std::size_t>(k), 0.0);
+      for (int m = 0; m < 3; ++m) {
+        a[std::size_t(rng() % std::uint64_t(k))] = specials[rng() % std::size(specials)];
+        b[std::size_t(rng() % std::uint64_t(k))] = specials[rng() % std::size(specials)];
+      }
+      expect_same_verdicts(axes, a.data(), b.data(), k, "degenerate");
+    }
+  }
+}
+
+// Nodes of real trees at poses from the pose classes and random ones.
+TEST(FloatSimd, EqualsScalarOnRealTreeNodes) {
+  REQUIRE_REAL_MESH("elephant.off");
+  REQUIRE_REAL_MESH("hand.off");
+  const Mesh first = load_mesh(real_mesh_path("elephant.off"));
+  const Mesh second = load_mesh(real_mesh_path("hand.off"));
+  std::mt19937_64 rng(9);
+  for (int k : {18, 24, 26}) {
+    const DopTree ta(first, k), tb(second, k);
+    std::vector<Pose> poses;
+    for (const ClassifiedPose& cp : make_pose_classes(ta, tb, Eigen::Quaterniond(0.9, 0.3, 0.2, 0.1), Vec3(1, 0.5, 0)))
+      poses.push_back(cp.pose);
+    for (int i = 0; i < 4; ++i) poses.push_back(random_pose(rng, 0.2));
+    int separated = 0;
+    for (const Pose& pose : poses) {
+      const std::vector<FloatAxis> axes = float_axes(ta.orientations(), pose);
+      for (int trial = 0; trial < 300; ++trial) {
+        // Shallow nodes mostly, where both outcomes are common.
+        const std::size_t nf = rng() % std::min<std::size_t>(ta.node_count(), trial < 150 ? 64 : ta.node_count());
+        const std::size_t ns = rng() % std::min<std::size_t>(tb.node_count(), trial < 150 ? 64 : tb.node_count());
+        expect_same_verdicts(axes, tb.coefficients(ns).data(), ta.coefficients(nf).data(), k, "real", &separated);
+      }
+    }
+    EXPECT_GT(separated, 0) << "k " << k;
+  }
+}
+
+// The float query (whose pair tests after the root are the SIMD ones) against the plain
+// traversal with float_axis_diffs on the set-up: same counters, for every pose class and a
+// partial axis count.
+TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
+  REQUIRE_REAL_MESH("elephant.off");
+  REQUIRE_REAL_MESH("hand.off");
+  const Mesh first = load_mesh(real_mesh_path("elephant.off"));
+  const Mesh second = load_mesh(real_mesh_path("hand.off"));
+  const DopTree ta(first, 24), tb(second, 24);
+  for (const ClassifiedPose& cp :
+       make_pose_classes(ta, tb, Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized())),
+                         Vec3(1, 0.5, 0.25)))
+    for (int n : {24, 7}) {
+      TraversalOptions options;
+      options.axes = n;
+      const SatSetup setup = make_sat_setup(ta.orientations(), cp.pose);
+      auto pair_test = [&](int nf, int ns) {
+        const double* b = ta.coefficients(std::size_t(nf)).data();
+        const double* a = tb.coefficients(std::size_t(ns)).data();
+        for (int i = 0; i < n; ++i) {
+          const AxisSetup& ax = setup.axes[std::size_t(i)];
+          if (float_axis_diffs(a, b, 12, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
+            return PairVerdict{true, i + 1};
+        }
+        return PairVerdict{false, n};
+      };
+      const QueryResult plain = traverse(ta, tb, options, pair_test, [](int, int) { return false; });
+      const QueryResult ours = collide(ta, tb, cp.pose, options);
+      EXPECT_EQ(ours.stats.pair_tests, plain.stats.pair_tests) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(ours.stats.axis_tests, plain.stats.axis_tests) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(ours.stats.leaf_pairs, plain.stats.leaf_pairs) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(ours.stats.max_stack_depth, plain.stats.max_stack_depth) << to_string(cp.kind) << " n " << n;
+      EXPECT_GT(plain.stats.pair_tests, 0u);
+    }
+}
+
+namespace {
+
+// Eq. 22's own-axis sums of a quantized node, as collide() precomputes them per node.
+std::vector<std::int64_t> own_terms(const OrientationSet& set, const std::int64_t* x, int c) {
+  const int k = set.k(), half = k / 2;
+  std::vector<std::int64_t> terms(static_cast<std::size_t>(k));
+  for (int i = 0; i < half; ++i) {
+    QuantizedAxis ax{};
+    const FaceTriple& t = set.own_direction_triple(i);
+    for (int m = 0; m < 3; ++m) {
+      ax.jA[m] = ax.jB[m] = t.j[m];
+      ax.PA[m] = ax.PB[m] = quantize_mapping(t.P[m], c);
+    }
+    const NarrowFixedAxis own = narrow_fixed_axis(ax, half, FixedParams{kMinFixedBits, c, kMinFixedBits});
+    terms[std::size_t(2 * i)] = narrow_mapped(own.PA, x, own.ja);
+    terms[std::size_t(2 * i + 1)] = narrow_mapped(own.PA, x, own.jak);
+  }
+  return terms;
+}
+
+void expect_same_fixed_verdicts(const std::vector<NarrowFixedAxis>& axes, const std::vector<std::int64_t>& a,
+                                const std::vector<std::int64_t>& b, const OrientationSet& set, int c, const char* what,
+                                int* separated_count) {
+  const FixedPairTestLanes lanes = fixed_pair_test_lanes();
+  const int k = set.k();
+  const std::vector<std::int64_t> oa = own_terms(set, a.data(), c), ob = own_terms(set, b.data(), c);
+  for (int n : {1, 2, 3, k / 2, k - 1, k}) {
+    FixedAxisTable table;
+    make_fixed_axis_table(axes, n, table);
+    const PairVerdict scalar = fixed_pair_test_scalar(axes, n, a.data(), b.data(), oa.data(), ob.data());
+    const PairVerdict simd = lanes(table, a.data(), b.data(), oa.data(), ob.data());
+    ASSERT_EQ(simd.separated, scalar.separated) << what << " k " << k << " n " << n;
+    ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n;
+    if (n == k) *separated_count += scalar.separated;
+  }
+}
+
+}  // namespace
+
+// Random quantized nodes (extreme values included) at random poses, several bit widths: the SIMD
+// test's verdict and count are the scalar ones, which are fixed_axis_diffs' (checked here too).
+TEST(FixedSimd, EqualsScalarAndEq22OnRandomNodes) {
+  std::mt19937_64 rng(13);
+  for (const FixedParams f : {FixedParams{18, 18, 18}, FixedParams{4, 4, 4}, FixedParams{29, 29, 44}}) {
+    ASSERT_TRUE(narrow_fixed_params(f));
+    const std::int64_t cmax = std::int64_t(1) << f.b;
+    for (int k : kSupportedK) {
+      const OrientationSet& set = orientation_set(k);
+      int separated = 0, total = 0;
+      for (int trial = 0; trial < 1500; ++trial) {
+        const Pose pose = random_pose(rng, 0.4);
+        std::vector<NarrowFixedAxis> axes(static_cast<std::size_t>(k));
+        std::vector<QuantizedAxis> quantized(static_cast<std::size_t>(k));
+        for (int i = 0; i < k; ++i) {
+          quantized[std::size_t(i)] = quantize_axis(make_axis_setup(set, pose.matrix(), pose.translation, i), 2.0, f);
+          axes[std::size_t(i)] = narrow_fixed_axis(quantized[std::size_t(i)], k / 2, f);
+        }
+        // DOPs of random points at scale 2, quantized; now and then a coefficient at +-2^b.
+        std::vector<std::int64_t> a(static_cast<std::size_t>(k)), b(static_cast<std::size_t>(k));
+        for (auto* node : {&a, &b}) {
+          const std::vector<double> dop = random_dop(set, rng);
+          for (int i = 0; i < k; ++i) (*node)[std::size_t(i)] = quantize_coefficient(scale_coefficient(dop[std::size_t(i)], 2.0), f.b);
+          if (trial % 11 == 0) (*node)[rng() % std::uint64_t(k)] = rng() % 2 ? cmax : -cmax;
+        }
+        expect_same_fixed_verdicts(axes, a, b, set, f.c, "random", &separated);
+        int first = 0;  // the plain Eq. 22 form's first separating axis
+        while (first < k && !fixed_axis_diffs<true>(a.data(), b.data(), k / 2, quantized[std::size_t(first)], f).separated())
+          ++first;
+        const std::vector<std::int64_t> oa = own_terms(set, a.data(), f.c), ob = own_terms(set, b.data(), f.c);
+        const PairVerdict scalar = fixed_pair_test_scalar(axes, k, a.data(), b.data(), oa.data(), ob.data());
+        ASSERT_EQ(scalar.separated, first < k) << "k " << k;
+        if (scalar.separated) {
+          ASSERT_EQ(scalar.axes_tested, first + 1) << "k " << k;
+        }
+        ++total;
+      }
+      EXPECT_GT(separated, total / 20) << "k " << k << " b " << f.b;
+      EXPECT_LT(separated, total - total / 20) << "k " << k << " b " << f.b;
+    }
+  }
+}
+
+// Nodes of real quantized trees (including identical nodes at the identity pose: touching).
+TEST(FixedSimd, EqualsScalarOnRealTreeNodes) {
+  REQUIRE_REAL_MESH("elephant.off");
+  REQUIRE_REAL_MESH("hand.off");
+  const Mesh first = load_mesh(real_mesh_path("elephant.off"));
+  const Mesh second = load_mesh(real_mesh_path("hand.off"));
+  std::mt19937_64 rng(17);
+  const FixedParams f;
+  for (int k : {18, 24}) {
+    const DopTree ta(first, k), tb(second, k), tc(first, k);
+    for (const auto* other : {&tb, &tc}) {
+      const double s = scene_scale(ta, *other);
+      const QuantizedTree qa(ta, s, f.b), qo(*other, s, f.b);
+      std::vector<Pose> poses{Pose{}};
+      for (int i = 0; i < 4; ++i) poses.push_back(random_pose(rng, 0.2));
+      int separated = 0;
+      for (const Pose& pose : poses) {
+        const Pose centred = centred_pose(ta, *other, pose);
+        std::vector<NarrowFixedAxis> axes(static_cast<std::size_t>(k));
+        for (int i = 0; i < k; ++i)
+          axes[std::size_t(i)] =
+              narrow_fixed_axis(quantize_axis(make_axis_setup(ta.orientations(), centred.matrix(), centred.translation, i), s, f),
+                                k / 2, f);
+        for (int trial = 0; trial < 200; ++trial) {
+          const std::size_t nf = rng() % std::min<std::size_t>(ta.node_count(), trial < 100 ? 64 : ta.node_count());
+          const std::size_t ns = rng() % std::min<std::size_t>(other->node_count(), trial < 100 ? 64 : other->node_count());
+          const std::vector<std::int64_t> b(qa.coefficients(nf), qa.coefficients(nf) + k);
+          const std::vector<std::int64_t> a(qo.coefficients(ns), qo.coefficients(ns) + k);
+          expect_same_fixed_verdicts(axes, a, b, ta.orientations(), f.c, "real", &separated);
+        }
+      }
+      EXPECT_GT(separated, 0) << "k " << k;
+    }
+  }
+}
