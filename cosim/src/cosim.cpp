@@ -196,7 +196,8 @@ std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, cons
     tops.push_back(&t);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const sc_core::sc_time chunk(4.0 * 256, sc_core::SC_NS);
+  // Each top pauses the simulation when its query is done; the limit only bounds a run that hangs.
+  const sc_core::sc_time chunk(4.0 * (1 << 20), sc_core::SC_NS);
   for (bool all = false; !all;) {
     sc_core::sc_start(chunk);
     all = true;

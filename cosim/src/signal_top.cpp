@@ -162,6 +162,7 @@ void SignalTop::host() {
     running_ = false;
     finished_ = true;
     overflow_ = overflow_sig_.read();
+    sc_core::sc_pause();  // back to the driver now, not at the end of a time slice it guessed
   }
 }
 
