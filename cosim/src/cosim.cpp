@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/sat_fixed.hpp"
@@ -155,8 +156,25 @@ std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, cons
   elaborate(configs);
   const double s = scene_scale(first, second);
   const ImageParams ip{c2::kB, c2::kV, c2::kW, s};
-  const TreeImage image_f = make_tree_image(first, ip);
-  const TreeImage image_s = make_tree_image(second, ip);
+  // The tree RAMs' contents depend on the trees and the scale, not on the pose: kept from the
+  // previous query of the same pair (kdop sim runs many poses of one pair). Keyed, like the
+  // model's image cache, by address, size and centre, so that a new tree built where a freed one
+  // lay is not taken for it.
+  using Key = std::tuple<const DopTree*, std::size_t, std::size_t, double, double, double>;
+  auto key = [](const DopTree& t) {
+    const Vec3 c = t.centre();
+    return Key{&t, t.node_count(), t.mesh().triangle_count(), c.x(), c.y(), c.z()};
+  };
+  struct Images {
+    Key first, second;
+    double scale = 0;
+    TreeImage f, s;
+  };
+  static Images images;
+  if (images.first != key(first) || images.second != key(second) || images.scale != s)
+    images = Images{key(first), key(second), s, make_tree_image(first, ip), make_tree_image(second, ip)};
+  const TreeImage& image_f = images.f;
+  const TreeImage& image_s = images.s;
   const Pose centred = centred_pose(first, second, pose);
   const QuantizedPose qpose = quantize_pose(centred, s, TriangleFixedParams{c2::kV, c2::kM});
   std::vector<CosimRun> runs(configs.size());
