@@ -2,6 +2,7 @@
 // the one elaboration per process, a query on the elaborated tops, and the trace comparison.
 #include <systemc>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <sstream>
@@ -108,7 +109,6 @@ void check_params(const model::ModelParams& p, int k) {
   need(p.contact_queue == d.contact_queue, std::to_string(d.contact_queue) + " contact-queue entries (--contact-queue)");
   need(p.stack_depth <= c2::kPendingDepth, std::to_string(c2::kPendingDepth) + " pending entries at most (--stack-depth)");
   need(p.engines == 1, "one engine (--engines 1)");
-  need(p.trace_path.empty(), "no waves yet (--trace)");
 }
 
 namespace {
@@ -146,6 +146,24 @@ void elaborate(const std::vector<RtlBlocks>& configs) {
   for (const RtlBlocks& c : configs)
     bench()->tops.push_back(std::make_unique<SignalTop>(("top_" + std::to_string(bench()->tops.size())).c_str(),
                                                         bench()->clk, c));
+}
+
+void open_trace(const std::string& vcd_path, const std::vector<RtlBlocks>& configs) {
+  if (vcd_path.size() < 5 || vcd_path.substr(vcd_path.size() - 4) != ".vcd")
+    throw InputError("--trace: the signal-level build writes a VCD: the file name must end in .vcd (got '" + vcd_path +
+                     "')");
+  elaborate(configs);
+  if (sc_core::sc_start_of_simulation_invoked())
+    throw std::logic_error("cosim: open_trace() must come before the first sc_start of the process");
+  // SystemC appends .vcd itself.
+  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_path.substr(0, vcd_path.size() - 4).c_str());
+  tf->set_time_unit(1, sc_core::SC_NS);
+  sc_core::sc_trace(tf, bench()->clk, "clk_i");
+  for (const auto& t : bench()->tops) {
+    std::string scope = t->blocks().name();
+    std::replace(scope.begin(), scope.end(), '+', '_');
+    t->add_to_trace(tf, "verilated_" + scope);
+  }
 }
 
 std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, const Pose& pose,

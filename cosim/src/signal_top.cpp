@@ -122,6 +122,31 @@ void SignalTop::arm(const TreeImage* first, const TreeImage* second, const Query
   armed_ = true;
 }
 
+void SignalTop::add_to_trace(sc_core::sc_trace_file* tf, const std::string& scope) const {
+  auto t = [&](const auto& sig, const char* name) { sc_core::sc_trace(tf, sig, scope + "." + name); };
+  t(rst_n_, "rst_ni");
+  t(start_, "start_i");
+  t(busy_, "busy_o");
+  t(done_, "done_o");
+  t(overflow_sig_, "overflow_o");
+  t(sat_in_valid_, "sat.valid_i");
+  t(coef_a_, "sat.coef_a_i");
+  t(coef_b_, "sat.coef_b_i");
+  t(sat_valid_, "sat.valid_o");
+  t(sat_lanes_, "sat.lane_verdict_o");
+  t(sat_separated_, "sat.separated_o");
+  t(sat_effective_, "sat.effective_o");
+  t(tri_in_valid_, "tri.valid_i");
+  t(tri_a_, "tri.tri_a_i");
+  t(tri_b_, "tri.tri_b_i");
+  t(tri_in_id_, "tri.id_i");
+  t(tri_valid_, "tri.valid_o");
+  t(tri_hit_, "tri.hit_o");
+  t(tri_id_, "tri.id_o");
+  t(tvalid_, "m_axis_tvalid_o");
+  t(tdata_, "m_axis_tdata_o");
+}
+
 // At each rising edge the host sees the values of the clock that ends there.
 void SignalTop::host() {
   if (reset_clocks_ < 2) {  // two clocks of reset after elaboration

@@ -38,6 +38,8 @@ class SignalTop : public sc_core::sc_module {
   const std::array<std::uint64_t, c2::kNumCounters>& counters() const { return ctrl_.counters(); }
   const std::vector<std::uint64_t>& stream() const { return stream_; }  // m_axis_tdata of every beat
   const std::vector<CycleRecord>& trace() const { return trace_; }
+  // Adds the unit ports and the host's signals to `tf`, under `scope`.
+  void add_to_trace(sc_core::sc_trace_file* tf, const std::string& scope) const;
 
  private:
   template <class Sat>

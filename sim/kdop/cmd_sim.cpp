@@ -252,6 +252,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
     // SystemC writes the trace to the path without its .vcd, plus .vcd; the RTL top writes FST.
     std::string trace = args.p.trace_path;
     if (args.engine == "model" && !trace.empty() && !trace.ends_with(".vcd")) trace += ".vcd";
+    if (args.engine == "systemc" && !trace.empty() && !trace.ends_with(".vcd"))
+      throw InputError("--trace with --engine systemc writes a VCD: the file name must end in .vcd (got '" + trace + "')");
     check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}, {"--trace", trace}},
                   {args.first, args.second, args.poses_file});
   }
@@ -276,7 +278,11 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
                                                            : model::rtl_pipeline_latency(p.fixed.b, p.fixed.c);
   model::validate(p);
 #if KDOPCD_WITH_COSIM
-  if (systemc) cosim::check_params(p, args.k);
+  if (systemc) {
+    cosim::check_params(p, args.k);
+    // Waves of the signal-level engine: its unit ports, every pose (docs/cosim.md).
+    if (!p.trace_path.empty()) cosim::open_trace(p.trace_path, {cosim::parse_rtl_blocks(args.rtl_blocks)});
+  }
 #endif
   const bool v2 = p.arch == model::Architecture::V2;
   nlohmann::json resources;  // v2: the estimate, also in --json
@@ -558,7 +564,8 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--clock-mhz", args->clock_mhz, "accelerator clock for times (default: paper 100, v2 250)")
       ->check(finite_range(1.0, 5000.0));
   cmd->add_option("--trace", p.trace_path,
-                  "waves: model: VCD of the top-level signals; rtl (v2): FST of the verilated top, every pose");
+                  "waves: model: VCD of the top-level signals; rtl (v2): FST of the verilated top, every pose; "
+                  "systemc: VCD of the units' ports, every pose");
   cmd->add_option("--trace-depth", args->trace_depth, "rtl: FST hierarchy levels below the top (0 = all)")
       ->check(CLI::Range(0, 99))
       ->capture_default_str();

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `kdop sim --engine systemc --rtl-blocks LIST` through the CLI (docs/cosim.md): on cow/cow in the
 # four pose classes of `kdop poses`, every configuration (none, sat, tri, all) gives the model's
-# cycles per pose and the reference's contacts (--compare, --pairs); bad block names, blocks not
-# available yet, --rtl-blocks without --engine systemc and options the signal-level build does
-# not have are input errors (exit 2) that name what is wrong. Used by ctest (cosim_cli_check).
+# cycles per pose and the reference's contacts (--compare, --pairs); --trace writes a VCD of the
+# unit ports; bad block names, blocks not available yet, --rtl-blocks without --engine systemc,
+# options the signal-level build does not have and a trace that is not a VCD are input errors
+# (exit 2) that name what is wrong. Used by ctest (cosim_cli_check).
 # Usage: testbenches/cosim/cosim_cli_check.sh PATH/TO/kdop MESH_DIR
 set -euo pipefail
 kdop="$1"
@@ -23,6 +24,10 @@ for blocks in none sat tri all; do
   grep -q "Mcycles/s" "$tmp/$blocks.out"
 done
 grep -q "verilated units: sat+tri" "$tmp/all.out"
+# Waves: a VCD with the unit ports of the run.
+"$kdop" sim "$mesh" "$mesh" --poses "$tmp/poses.txt" --engine systemc --rtl-blocks sat --trace "$tmp/w.vcd" >/dev/null
+grep -q "enddefinitions" "$tmp/w.vcd"
+grep -q "effective_o" "$tmp/w.vcd"
 # Input errors: exit 2 and a message that names the problem.
 expect_input_error() {  # PATTERN ARGS...
   local pattern="$1"; shift
@@ -40,4 +45,5 @@ expect_input_error "'fetch' is not available yet" --engine systemc --rtl-blocks 
 expect_input_error "--rtl-blocks needs --engine systemc" --rtl-blocks sat
 expect_input_error "--pairs-in-flight" --engine systemc --pairs-in-flight 8
 expect_input_error "--arch v2" --engine systemc --arch paper
+expect_input_error "must end in .vcd" --engine systemc --trace "$tmp/w.fst"
 echo "cosim-cli-check: ok"

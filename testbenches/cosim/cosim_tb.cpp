@@ -5,6 +5,7 @@
 // run (a difference is reported as its first clock and signal).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 
 #include "kdopcd/collide.hpp"
@@ -80,7 +81,8 @@ void expect_mixed_equals_model(const Scene& sc, const RtlBlocks& blocks, const m
     ASSERT_EQ(run.trace.size(), run.result.stats.cycles);  // one record per clock of the query
     if (configs.size() == 2) {
       const std::string diff = cosim::first_difference(runs[0].trace, run.trace, "signal-level model", blocks.name());
-      EXPECT_EQ(diff, "") << "the units' outputs differ: " << diff;
+      EXPECT_EQ(diff, "") << "the units' outputs differ: " << diff
+                          << " (KDOPCD_COSIM_VCD=FILE.vcd writes the waves of every configuration side by side)";
     }
     if (cp.kind != PoseClass::Separated) {
       const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed, mp.fixed);
@@ -192,9 +194,13 @@ TEST(Cosim, FirstDifferenceNamesTheClockAndTheSignal) {
 }  // namespace kdopcd
 
 // Every configuration is elaborated before anything runs SystemC (model::simulate included):
-// SystemC elaborates once per process.
+// SystemC elaborates once per process. With KDOPCD_COSIM_VCD=FILE.vcd the unit ports of all of
+// them are written to one VCD, side by side on the one clock (run a single test with it).
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  kdopcd::cosim::elaborate(kdopcd::kConfigs);
+  if (const char* vcd = std::getenv("KDOPCD_COSIM_VCD"); vcd != nullptr && *vcd != '\0')
+    kdopcd::cosim::open_trace(vcd, kdopcd::kConfigs);
+  else
+    kdopcd::cosim::elaborate(kdopcd::kConfigs);
   return RUN_ALL_TESTS();
 }

@@ -68,6 +68,12 @@ void check_params(const model::ModelParams& params, int k);
 // configurations already elaborated, or it throws std::logic_error).
 void elaborate(const std::vector<RtlBlocks>& configs);
 
+// Waves: a VCD (path ending in .vcd) of every elaborated top's unit ports and host signals, one
+// scope per top (named by its configuration), all on one clock, so that the clock a difference
+// names can be looked at in both runs side by side. Elaborates `configs` first; must come before
+// the first sc_start of the process (SystemC traces only what exists when simulation starts).
+void open_trace(const std::string& vcd_path, const std::vector<RtlBlocks>& configs);
+
 // One query (pose) on the elaborated tops named by `configs` (all of them elaborated), run in
 // lockstep on one clock; one result per configuration, in order.
 std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, const Pose& pose,
