@@ -24,6 +24,9 @@
 #if KDOPCD_WITH_RTL_V2
 #include "kdopcd/rtl_v2_top_engine.hpp"
 #endif
+#if KDOPCD_WITH_COSIM
+#include "kdopcd_cosim/cosim.hpp"
+#endif
 
 namespace kdopcd::cli {
 namespace {
@@ -35,6 +38,7 @@ struct SimArgs {
   std::string bits = "18,18,18";
   bool compare = false;
   std::string engine = "model";
+  std::string rtl_blocks;  // systemc: the units run as verilated RTL (cosim::parse_rtl_blocks)
   std::string arch = "v2";
   std::string tree_memory = "onchip";
   double clock_mhz = 0;  // 0 = the architecture's clock (paper 100 MHz, v2 250 MHz)
@@ -173,6 +177,20 @@ model::ModelResult simulate_rtl_v2_top(const SimArgs& args, const DopTree& first
 #endif
 }
 
+// The signal-level SystemC build of the v2 engine (cosim/, docs/cosim.md), with the units named
+// by --rtl-blocks swapped for their verilated RTL. It has the contract's parameters, as the RTL.
+model::ModelResult simulate_systemc(const SimArgs& args, const DopTree& first, const DopTree& second,
+                                   const Pose& pose) {
+#if KDOPCD_WITH_COSIM
+  const cosim::RtlBlocks blocks = cosim::parse_rtl_blocks(args.rtl_blocks);
+  std::vector<cosim::CosimRun> runs = cosim::simulate(first, second, pose, args.p, {blocks}, false);
+  return std::move(runs.front().result);
+#else
+  (void)args, (void)first, (void)second, (void)pose;
+  throw InputError("--engine systemc: the signal-level co-simulation was not built (it needs SystemC and verilator)");
+#endif
+}
+
 // Options that belong to one architecture only; naming one with the other is an input error.
 struct ArchOptions {
   std::vector<CLI::Option*> paper, v2, memory;
@@ -219,12 +237,23 @@ nlohmann::json print_v2_resources(const model::ModelParams& p, int k, const DopT
 }
 
 void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, const CLI::Option* tri_latency_option) {
-  if (args.engine != "model" && args.engine != "rtl" && args.engine != "both")
-    throw InputError("--engine must be model, rtl or both (got '" + args.engine + "')");
+  if (args.engine != "model" && args.engine != "rtl" && args.engine != "both" && args.engine != "systemc")
+    throw InputError("--engine must be model, rtl, both or systemc (got '" + args.engine + "')");
+  const bool systemc = args.engine == "systemc";
+  if (!args.rtl_blocks.empty() && !systemc)
+    throw InputError("--rtl-blocks needs --engine systemc (the units of the signal-level build to run as verilated RTL)");
+#if KDOPCD_WITH_COSIM
+  // A bad block name is an input error before any mesh is read.
+  const std::string rtl_blocks = systemc ? cosim::parse_rtl_blocks(args.rtl_blocks).name() : std::string();
+#else
+  const std::string rtl_blocks;
+#endif
   {
     // SystemC writes the trace to the path without its .vcd, plus .vcd; the RTL top writes FST.
     std::string trace = args.p.trace_path;
     if (args.engine == "model" && !trace.empty() && !trace.ends_with(".vcd")) trace += ".vcd";
+    if (args.engine == "systemc" && !trace.empty() && !trace.ends_with(".vcd"))
+      throw InputError("--trace with --engine systemc writes a VCD: the file name must end in .vcd (got '" + trace + "')");
     check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}, {"--trace", trace}},
                   {args.first, args.second, args.poses_file});
   }
@@ -237,6 +266,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
   (void)arch_given;  // both architectures have an RTL top: v2 (kdopcd_v2_top) and paper (kdopcd_top)
   p.tree_memory = model::parse_tree_memory(args.tree_memory);
   check_arch_options(p, arch_options);
+  if (systemc && p.arch != model::Architecture::V2)
+    throw InputError("--engine systemc is the v2 engine's signal-level build (--arch v2)");
   p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
   if (p.arch == model::Architecture::V2 && tri_latency_option->count() == 0)
     p.triangle_latency = model::v2_params().triangle_latency;  // the RTL v2 unit's (the contract's TRI_LAT)
@@ -246,6 +277,13 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
     p.pipeline_latency = p.arch == model::Architecture::V2 ? model::kWideSatLatency
                                                            : model::rtl_pipeline_latency(p.fixed.b, p.fixed.c);
   model::validate(p);
+#if KDOPCD_WITH_COSIM
+  if (systemc) {
+    cosim::check_params(p, args.k);
+    // Waves of the signal-level engine: its unit ports, every pose (docs/cosim.md).
+    if (!p.trace_path.empty()) cosim::open_trace(p.trace_path, {cosim::parse_rtl_blocks(args.rtl_blocks)});
+  }
+#endif
   const bool v2 = p.arch == model::Architecture::V2;
   nlohmann::json resources;  // v2: the estimate, also in --json
 
@@ -256,7 +294,10 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
   const int n = p.axes <= 0 ? args.k : std::min(p.axes, args.k);
   fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
-  const char* engine_name = args.engine == "model" ? "model" : (args.engine == "rtl" ? "rtl top" : "rtl top + model");
+  const std::string engine_name = args.engine == "model"     ? "model"
+                                  : args.engine == "rtl"     ? "rtl top"
+                                  : args.engine == "systemc" ? "signal-level SystemC (verilated units: " + rtl_blocks + ")"
+                                                             : "rtl top + model";
   if (v2) {
     const int lanes = p.sat_lanes > 0 ? std::min(p.sat_lanes, n) : n;
     fmt::print("{} (arch v2): k = {}, n = {}, rule = {}, b,c,z = {},{},{}, v = {}, {} SAT unit(s) x {} lanes, {} pairs in "
@@ -294,7 +335,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
   bool all_equal = true, any_error = false;
   std::uint64_t total_cycles = 0;
   double total_sim = 0;
-  const bool use_rtl = args.engine != "model";
+  const bool use_rtl = args.engine == "rtl" || args.engine == "both";
   // The RTL's waves: an FST of the verilated top (v2), every clock of every pose.
   const std::string rtl_trace = use_rtl ? args.p.trace_path : std::string();
   if (use_rtl) args.p.trace_path.clear();
@@ -303,9 +344,10 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
 #endif
   if (!rtl_trace.empty() && !v2) throw InputError("--trace with --engine rtl: waves of the v2 top only (--arch v2)");
   for (std::size_t i = 0; i < poses.size(); ++i) {
-    const model::ModelResult r = !use_rtl ? std::move(batch.queries[i])
-                                 : v2     ? simulate_rtl_v2_top(args, first_tree, second_tree, poses[i])
-                                          : simulate_rtl_top(args, first_tree, second_tree, poses[i]);
+    const model::ModelResult r = systemc  ? simulate_systemc(args, first_tree, second_tree, poses[i])
+                                 : !use_rtl ? std::move(batch.queries[i])
+                                 : v2       ? simulate_rtl_v2_top(args, first_tree, second_tree, poses[i])
+                                            : simulate_rtl_top(args, first_tree, second_tree, poses[i]);
     const model::ModelStats& s = r.stats;
     std::string engines_line;
     if (args.engine == "both") {
@@ -522,7 +564,8 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--clock-mhz", args->clock_mhz, "accelerator clock for times (default: paper 100, v2 250)")
       ->check(finite_range(1.0, 5000.0));
   cmd->add_option("--trace", p.trace_path,
-                  "waves: model: VCD of the top-level signals; rtl (v2): FST of the verilated top, every pose");
+                  "waves: model: VCD of the top-level signals; rtl (v2): FST of the verilated top, every pose; "
+                  "systemc: VCD of the units' ports, every pose");
   cmd->add_option("--trace-depth", args->trace_depth, "rtl: FST hierarchy levels below the top (0 = all)")
       ->check(CLI::Range(0, 99))
       ->capture_default_str();
@@ -531,8 +574,12 @@ void add_sim_command(CLI::App& app) {
   cmd->add_flag("--compare", args->compare, "also run the reference (fixed backend) and compare contacts and counts");
   cmd->add_option("--engine", args->engine,
                   "model: the SystemC model; rtl: the verilated RTL top of the --arch (v2: kdopcd_v2_top, paper: "
-                  "kdopcd_top); both: the top, checked cycle for cycle against the model")
+                  "kdopcd_top); both: the top, checked cycle for cycle against the model; systemc: the v2 engine's "
+                  "signal-level SystemC build, units swapped for their RTL by --rtl-blocks (docs/cosim.md)")
       ->capture_default_str();
+  cmd->add_option("--rtl-blocks", args->rtl_blocks,
+                  "systemc: units run as verilated RTL, a comma list of sat, tri (ctrl, fetch: not available yet), "
+                  "or all (= sat,tri) or none");
   cmd->add_flag("--stalls", args->stalls, "rtl: random stalls and back-pressure on every bus handshake");
   cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->check(unsigned_integer())->capture_default_str();
   CLI::Option* arch_option = cmd->get_option("--arch");

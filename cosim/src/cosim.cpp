@@ -1,0 +1,274 @@
+// The host side of the co-simulation (kdopcd_cosim/cosim.hpp): block lists, parameter checks,
+// the one elaboration per process, a query on the elaborated tops, and the trace comparison.
+#include <systemc>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <sstream>
+#include <tuple>
+
+#include "kdopcd/error.hpp"
+#include "kdopcd/sat_fixed.hpp"
+#include "kdopcd/sat_setup.hpp"
+#include "kdopcd/tree_image.hpp"
+#include "kdopcd/tri_fixed.hpp"
+#include "kdopcd_cosim/cosim.hpp"
+#include "signal_top.hpp"
+
+namespace kdopcd::cosim {
+
+std::string RtlBlocks::name() const {
+  if (sat && tri) return "sat+tri";
+  if (sat) return "sat";
+  if (tri) return "tri";
+  return "none";
+}
+
+RtlBlocks parse_rtl_blocks(const std::string& list) {
+  RtlBlocks b;
+  if (list.empty() || list == "none") return b;
+  if (list == "all") return RtlBlocks{true, true};
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item == "sat") {
+      b.sat = true;
+    } else if (item == "tri") {
+      b.tri = true;
+    } else if (item == "ctrl" || item == "fetch") {
+      throw InputError("--rtl-blocks: block '" + item + "' is not available yet: only " + kAvailableBlocks +
+                       " have a verilated swap in this build (" + kPlannedBlocks + " run as the signal-level model)");
+    } else {
+      throw InputError("--rtl-blocks: unknown block '" + item + "' (blocks: sat, tri, ctrl, fetch; or all, none; " +
+                       "a comma list such as sat,tri)");
+    }
+  }
+  if (!list.empty() && list.back() == ',') throw InputError("--rtl-blocks: empty block name in '" + list + "'");
+  return b;
+}
+
+std::string first_difference(const std::vector<CycleRecord>& pure, const std::vector<CycleRecord>& mixed,
+                             const std::string& pure_name, const std::string& mixed_name) {
+  struct Field {
+    const char* name;
+    std::uint64_t (*get)(const CycleRecord&);
+  };
+  static const Field fields[] = {
+      {"sat.valid_o", [](const CycleRecord& r) { return std::uint64_t(r.sat_valid); }},
+      {"sat.separated_o", [](const CycleRecord& r) { return std::uint64_t(r.sat_separated); }},
+      {"sat.effective_o", [](const CycleRecord& r) { return std::uint64_t(r.sat_effective); }},
+      {"sat.lane_verdict_o", [](const CycleRecord& r) { return std::uint64_t(r.sat_lane_verdict); }},
+      {"tri.valid_o", [](const CycleRecord& r) { return std::uint64_t(r.tri_valid); }},
+      {"tri.hit_o", [](const CycleRecord& r) { return std::uint64_t(r.tri_hit); }},
+      {"tri.id_o", [](const CycleRecord& r) { return r.tri_id; }},
+      {"m_axis_tvalid_o", [](const CycleRecord& r) { return std::uint64_t(r.out_valid); }},
+      {"m_axis_tdata_o", [](const CycleRecord& r) { return r.out_data; }},
+  };
+  const std::size_t n = std::min(pure.size(), mixed.size());
+  for (std::size_t c = 0; c < n; ++c) {
+    if (pure[c] == mixed[c]) continue;
+    for (const Field& f : fields) {
+      const std::uint64_t a = f.get(pure[c]), b = f.get(mixed[c]);
+      if (a != b) {
+        std::ostringstream os;
+        os << "cycle " << c << ": " << f.name << ": " << pure_name << " 0x" << std::hex << a << ", " << mixed_name
+           << " 0x" << b;
+        return os.str();
+      }
+    }
+  }
+  if (pure.size() != mixed.size())
+    return "cycle " + std::to_string(n) + ": busy_o: the query ended in the " +
+           (pure.size() < mixed.size() ? pure_name : mixed_name) + " run and not in the other (" +
+           std::to_string(pure.size()) + " against " + std::to_string(mixed.size()) + " clocks)";
+  return "";
+}
+
+void check_params(const model::ModelParams& p, int k) {
+  const model::ModelParams d = model::v2_params();
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) throw InputError("--engine systemc: the signal-level v2 engine has " + what);
+  };
+  need(p.arch == model::Architecture::V2, "the v2 architecture (--arch v2)");
+  need(k == c2::kK, "k = " + std::to_string(c2::kK) + " (--k)");
+  need(p.axes == 0 || p.axes == c2::kK, "n = k axes (--axes)");
+  need(p.fixed.b == c2::kB && p.fixed.c == c2::kC && p.fixed.z == c2::kZ,
+       "b,c,z = " + std::to_string(c2::kB) + "," + std::to_string(c2::kC) + "," + std::to_string(c2::kZ) + " (--bits)");
+  need(p.vertex_bits == c2::kV && p.rotation_bits == c2::kM, "v = m = " + std::to_string(c2::kV));
+  need(p.tree_memory == model::TreeMemory::OnChip, "the trees in on-chip RAM (--tree-memory onchip)");
+  need(p.sat_units == 1 && (p.sat_lanes == 0 || p.sat_lanes >= k), "one wide SAT unit (--sat-units 1 --sat-lanes 0)");
+  need(p.pipeline_latency == 0 || p.pipeline_latency == c2::kSatLat,
+       "an " + std::to_string(c2::kSatLat) + "-clock SAT unit (--latency)");
+  need(p.pairs_in_flight == d.pairs_in_flight, std::to_string(d.pairs_in_flight) + " pairs in flight (--pairs-in-flight)");
+  need(p.ram_latency == d.ram_latency, "a RAM latency of " + std::to_string(d.ram_latency) + " (--ram-latency)");
+  need(p.triangle_ii == d.triangle_ii, "a triangle II of " + std::to_string(d.triangle_ii) + " (--tri-ii)");
+  need(p.triangle_latency == d.triangle_latency,
+       "a triangle latency of " + std::to_string(d.triangle_latency) + " (--tri-latency)");
+  need(p.triangle_queue == d.triangle_queue, std::to_string(d.triangle_queue) + " triangle-queue entries (--tri-queue)");
+  need(p.contact_queue == d.contact_queue, std::to_string(d.contact_queue) + " contact-queue entries (--contact-queue)");
+  need(p.stack_depth <= c2::kPendingDepth, std::to_string(c2::kPendingDepth) + " pending entries at most (--stack-depth)");
+  need(p.engines == 1, "one engine (--engines 1)");
+}
+
+namespace {
+
+// One clock and the tops, for the whole process (SystemC elaborates once).
+struct Bench {
+  sc_core::sc_clock clk{"cosim_clk", 4.0, sc_core::SC_NS};  // 250 MHz; the period only names times
+  std::vector<std::unique_ptr<SignalTop>> tops;
+};
+// Never destroyed: SystemC's kernel is torn down at exit in an order of its own, and a module
+// destroyed before or after it hangs or crashes the exit (the model's bench does the same).
+Bench*& bench() {
+  static Bench* b = nullptr;
+  return b;
+}
+
+SignalTop& top_of(const RtlBlocks& blocks) {
+  for (const auto& t : bench()->tops)
+    if (t->blocks() == blocks) return *t;
+  throw std::logic_error("cosim: configuration " + blocks.name() + " was not elaborated");
+}
+
+}  // namespace
+
+void elaborate(const std::vector<RtlBlocks>& configs) {
+  if (bench()) {
+    for (const RtlBlocks& c : configs) top_of(c);  // throws if one is missing
+    return;
+  }
+  if (sc_core::sc_start_of_simulation_invoked())
+    throw std::logic_error("cosim: the simulation has started already; elaborate() must come before any sc_start "
+                           "(model::simulate included)");
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  bench() = new Bench();
+  for (const RtlBlocks& c : configs)
+    bench()->tops.push_back(std::make_unique<SignalTop>(("top_" + std::to_string(bench()->tops.size())).c_str(),
+                                                        bench()->clk, c));
+}
+
+void open_trace(const std::string& vcd_path, const std::vector<RtlBlocks>& configs) {
+  if (vcd_path.size() < 5 || vcd_path.substr(vcd_path.size() - 4) != ".vcd")
+    throw InputError("--trace: the signal-level build writes a VCD: the file name must end in .vcd (got '" + vcd_path +
+                     "')");
+  elaborate(configs);
+  if (sc_core::sc_start_of_simulation_invoked())
+    throw std::logic_error("cosim: open_trace() must come before the first sc_start of the process");
+  // SystemC appends .vcd itself.
+  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_path.substr(0, vcd_path.size() - 4).c_str());
+  tf->set_time_unit(1, sc_core::SC_NS);
+  sc_core::sc_trace(tf, bench()->clk, "clk_i");
+  for (const auto& t : bench()->tops) {
+    std::string scope = t->blocks().name();
+    std::replace(scope.begin(), scope.end(), '+', '_');
+    t->add_to_trace(tf, "verilated_" + scope);
+  }
+}
+
+std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, const Pose& pose,
+                               const model::ModelParams& params, const std::vector<RtlBlocks>& configs,
+                               bool record_trace) {
+  if (first.k() != second.k()) throw InputError("cosim: both trees must have the same k");
+  check_params(params, first.k());
+  elaborate(configs);
+  const double s = scene_scale(first, second);
+  const ImageParams ip{c2::kB, c2::kV, c2::kW, s};
+  // The tree RAMs' contents depend on the trees and the scale, not on the pose: kept from the
+  // previous query of the same pair (kdop sim runs many poses of one pair). Keyed, like the
+  // model's image cache, by address, size and centre, so that a new tree built where a freed one
+  // lay is not taken for it.
+  using Key = std::tuple<const DopTree*, std::size_t, std::size_t, double, double, double>;
+  auto key = [](const DopTree& t) {
+    const Vec3 c = t.centre();
+    return Key{&t, t.node_count(), t.mesh().triangle_count(), c.x(), c.y(), c.z()};
+  };
+  struct Images {
+    Key first, second;
+    double scale = 0;
+    TreeImage f, s;
+  };
+  static Images images;
+  if (images.first != key(first) || images.second != key(second) || images.scale != s)
+    images = Images{key(first), key(second), s, make_tree_image(first, ip), make_tree_image(second, ip)};
+  const TreeImage& image_f = images.f;
+  const TreeImage& image_s = images.s;
+  const Pose centred = centred_pose(first, second, pose);
+  const QuantizedPose qpose = quantize_pose(centred, s, TriangleFixedParams{c2::kV, c2::kM});
+  std::vector<CosimRun> runs(configs.size());
+  for (std::size_t i = 0; i < configs.size(); ++i) runs[i].blocks = configs[i];
+  // A translation outside the triangle unit's range: the host does not start (no contact is
+  // possible), as the RTL top's driver.
+  if (!qpose.in_range) return runs;
+
+  // The host's registers, split into the units' port vectors (the RTL engine's wiring).
+  const std::vector<QuantizedAxis> axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, params.fixed);
+  BusWords<kJBusW> ja, jb;
+  BusWords<kPBusW> pa, pb;
+  BusWords<kOffBusW> off;
+  for (int l = 0; l < c2::kK; ++l) {
+    const QuantizedAxis& ax = axes[std::size_t(l)];
+    for (int i = 0; i < 3; ++i) {
+      ja.put((l * 3 + i) * kJW, kJW, ax.jA[i]);
+      jb.put((l * 3 + i) * kJW, kJW, ax.jB[i]);
+      pa.put((l * 3 + i) * (c2::kC + 1), c2::kC + 1, ax.PA[i]);
+      pb.put((l * 3 + i) * (c2::kC + 1), c2::kC + 1, ax.PB[i]);
+    }
+    off.put(l * kOffW, kOffW, ax.p);
+  }
+  BusWords<kRotBusW> rot;
+  BusWords<kTransBusW> trans;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) rot.put((3 * i + j) * c2::kRotW, c2::kRotW, qpose.M[std::size_t(i)][std::size_t(j)]);
+    trans.put(i * c2::kTransW, c2::kTransW, qpose.T[std::size_t(i)]);
+  }
+  QueryInputs q{ja.bv(), jb.bv(), pa.bv(), pb.bv(), off.bv(), rot.bv(), trans.bv(), std::uint32_t(params.rule),
+                std::uint32_t(params.stack_depth)};
+
+  std::vector<SignalTop*> tops;
+  for (const RtlBlocks& c : configs) {
+    SignalTop& t = top_of(c);
+    t.arm(&image_f, &image_s, q, record_trace);
+    tops.push_back(&t);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  // Each top pauses the simulation when its query is done; the limit only bounds a run that hangs.
+  const sc_core::sc_time chunk(4.0 * (1 << 20), sc_core::SC_NS);
+  for (bool all = false; !all;) {
+    sc_core::sc_start(chunk);
+    all = true;
+    for (const SignalTop* t : tops) all &= t->finished();
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  using Cnt = c2::Counter;
+  for (std::size_t i = 0; i < tops.size(); ++i) {
+    const SignalTop& t = *tops[i];
+    CosimRun& r = runs[i];
+    auto cnt = [&](Cnt c) { return t.counters()[std::size_t(c)]; };
+    for (std::uint64_t beat : t.stream()) r.result.contacts.push_back({std::uint32_t(beat), std::uint32_t(beat >> 32)});
+    std::sort(r.result.contacts.begin(), r.result.contacts.end());
+    model::ModelStats& st = r.result.stats;
+    st.cycles = cnt(Cnt::kCycles);
+    st.pair_tests = cnt(Cnt::kPairTests);
+    st.axis_tests = cnt(Cnt::kAxisTests);
+    st.axis_tests_issued = cnt(Cnt::kSatIssues) * std::uint64_t(c2::kK);
+    st.axis_tests_cancelled = st.axis_tests_issued - st.axis_tests;
+    st.leaf_pairs = cnt(Cnt::kLeafPairs);
+    st.triangle_tests = cnt(Cnt::kTriangleTests);
+    st.contacts = cnt(Cnt::kContacts);
+    st.max_stack_depth = std::uint32_t(cnt(Cnt::kMaxPending));
+    st.stall_cycles = cnt(Cnt::kStallCycles);
+    st.triangle_stall_cycles = cnt(Cnt::kTriangleStallCycles);
+    st.max_triangle_queue = std::uint32_t(cnt(Cnt::kMaxTriangleQueue));
+    st.max_contact_queue = std::uint32_t(cnt(Cnt::kMaxContactQueue));
+    st.pipeline_utilization = st.cycles ? double(cnt(Cnt::kSatIssues)) / double(st.cycles) : 0.0;
+    st.pipeline_latency = c2::kSatLat;
+    st.stack_overflow = t.overflow();
+    st.sim_seconds = secs;  // lockstep: the tops share the host time
+    r.trace = t.trace();
+  }
+  return runs;
+}
+
+}  // namespace kdopcd::cosim
