@@ -142,23 +142,15 @@ module kdopcd_tri_seq #(
         assign opt[4*s*DW +: 4*DW] = '0;
       end
     end
-    // one-hot AND-OR multiplexer on the slot's valid bit (a variable part select with a
-    // non-power-of-two stride would synthesize as a barrel shifter)
-    logic [4*DW-1:0] sel;
-    always_comb begin
-      sel = '0;
-      for (int s = 0; s < SM; s++) begin
-        sel = sel | (opt[s*4*DW +: 4*DW] & {(4*DW){vld[MS + s]}});
-      end
-    end
+    // The slot's operands load through a multiplexer on the slot's valid bit (one-hot) inside
+    // the minor unit, in front of its enabled operand registers. (A variable part select with a
+    // non-power-of-two stride would synthesize as a barrel shifter.)
     kdopcd_tri_seq_pkg::sign_t sgn;
-    kdopcd_tri_seq_minor #(.DW(DW)) u_minor (
+    kdopcd_tri_seq_minor #(.DW(DW), .NS(SM)) u_minor (
       .clk_i,
       .en_i   (men),
-      .a_i    (sel[0 +: DW]),
-      .b_i    (sel[DW +: DW]),
-      .c_i    (sel[2*DW +: DW]),
-      .d_i    (sel[3*DW +: DW]),
+      .opt_i  (opt),
+      .slot_i (vld[MS +: SM]),
       .m_o    (m_all[u*NW +: NW]),
       .sign_o (sgn)
     );
@@ -251,19 +243,12 @@ module kdopcd_tri_seq #(
         assign opt[B +: 3*(DW+NW)] = '0;
       end
     end
-    logic [3*(DW+NW)-1:0] sel;   // one-hot AND-OR multiplexer, as for the minors
-    always_comb begin
-      sel = '0;
-      for (int s = 0; s < SD; s++) begin
-        sel = sel | (opt[s*3*(DW+NW) +: 3*(DW+NW)] & {(3*(DW+NW)){vld[DS + s]}});
-      end
-    end
     kdopcd_tri_seq_pkg::sign_t sgn;
-    kdopcd_tri_seq_det #(.DW(DW), .NW(NW)) u_det (
+    kdopcd_tri_seq_det #(.DW(DW), .NW(NW), .NS(SD)) u_det (   // slot multiplexer inside, as for the minors
       .clk_i,
       .en_i   (den),
-      .u_i    (sel[0 +: 3*DW]),
-      .c_i    (sel[3*DW +: 3*NW]),
+      .opt_i  (opt),
+      .slot_i (vld[DS +: SD]),
       .sign_o (sgn)
     );
     assign ds_all[2*v +: 2] = sgn;

@@ -2,7 +2,8 @@
 // difference, c a cross product: an orient3d determinant), one determinant per clock.
 // docs/rtl-triangle-unit.md §6.
 //
-//   clock 1: operands registered (the caller's slot multiplexer in front)
+//   clock 1: operands registered from the slot that the one-hot slot_i names (the slot
+//            multiplexer in front of the enabled registers, as in kdopcd_tri_seq_minor)
 //   clock 2: product parts. Each minor c_k (NW bits) is split into two unsigned LO-bit parts and
 //            a signed 3-bit top: u c = u c_0 + 2^LO u c_1 + 2^(2 LO) u c_hi. u c_0 and u c_1 are
 //            DW x (LO+1) signed products, at DW = 53, LO = 51 9 DSP48 each (18 per product
@@ -15,6 +16,7 @@
 module kdopcd_tri_seq_det
 #(
   parameter int DW  = 53,             // difference
+  parameter int NS  = 1,              // operand slots (determinants this unit computes per test)
   parameter int NW  = 2 * DW - 1,     // minor
   // derived, not to be overridden
   parameter int LO  = (NW - 3) / 2,   // low parts of a minor (NW is odd: the top part has 3 bits)
@@ -23,8 +25,9 @@ module kdopcd_tri_seq_det
 ) (
   input  logic            clk_i,
   input  logic [3:0]      en_i,
-  input  logic [3*DW-1:0] u_i,        // u_k at [k*DW +: DW]
-  input  logic [3*NW-1:0] c_i,        // c_k at [k*NW +: NW]
+  input  logic [NS*3*(DW+NW)-1:0] opt_i,  // slot s at [s*3*(DW+NW) +: 3*(DW+NW)]: u_k at
+                                          // [k*DW +: DW], then c_k at [3*DW + k*NW +: NW]
+  input  logic [NS-1:0]   slot_i,     // one-hot while en_i[0]: the slot whose operands load
   output kdopcd_tri_seq_pkg::sign_t           sign_o
 );
 
@@ -33,12 +36,12 @@ module kdopcd_tri_seq_det
   logic [3*NW-1:0] c_q;
   always_ff @(posedge clk_i) begin
     if (en_i[0]) begin
-      u_q <= u_i;
-      c_q <= c_i;
+      for (int k = 0; k < NS; k++) begin
+        if (slot_i[k]) {c_q, u_q} <= opt_i[k*3*(DW+NW) +: 3*(DW+NW)];
+      end
     end
   end
 
-  // ---- clock 2: product parts
   logic [3*(DW+LO)-1:0] p0_q, p1_q;   // u c_0, u c_1 (DW + LO bits signed)
   logic [3*(DW+3)-1:0]  ph_q;         // u c_hi, c_hi in [-4, 3]
   for (genvar k = 0; k < 3; k++) begin : g_prod

@@ -1,7 +1,9 @@
 // Time-multiplexed triangle unit: one minor unit, m = a b - c d (one cross-product component,
 // 2x2 minor of two coordinate differences), one minor per clock. docs/rtl-triangle-unit.md §6.
 //
-//   clock 1: operands registered (the caller's slot multiplexer in front)
+//   clock 1: operands registered from the slot that the one-hot slot_i names (the slot
+//            multiplexer sits in front of the enabled registers, so a cycle-based simulator
+//            evaluates it only in the clocks they load)
 //   clock 2: products. Each b (d) is split into its low DW-2 bits (unsigned) and its top 2 bits
 //            (signed): a b = a b_lo + 2^(DW-2) a b_hi. a b_lo is a DW x (DW-1) signed product, at
 //            DW = 53 exactly 9 DSP48 (25 x 18; a DW x DW product would take 12); a b_hi is a
@@ -14,16 +16,15 @@
 module kdopcd_tri_seq_minor
 #(
   parameter int DW = 53,           // difference
+  parameter int NS = 1,            // operand slots (minors this unit computes per test)
   // derived, not to be overridden
   parameter int LO = DW - 2,       // low part of b, d
   parameter int NW = 2 * DW - 1    // minor: |a b - c d| <= 2 D^2 with |a|, .. <= D = 2^(DW-2)
 ) (
   input  logic          clk_i,
   input  logic [2:0]    en_i,
-  input  logic [DW-1:0] a_i,
-  input  logic [DW-1:0] b_i,
-  input  logic [DW-1:0] c_i,
-  input  logic [DW-1:0] d_i,
+  input  logic [NS*4*DW-1:0] opt_i,   // slot s: {d, c, b, a} at [4*s*DW +: 4*DW]
+  input  logic [NS-1:0] slot_i,       // one-hot while en_i[0]: the slot whose operands load
   output logic [NW-1:0] m_o,
   output kdopcd_tri_seq_pkg::sign_t         sign_o
 );
@@ -33,14 +34,12 @@ module kdopcd_tri_seq_minor
   logic [DW-1:0]        b_q, d_q;
   always_ff @(posedge clk_i) begin
     if (en_i[0]) begin
-      a_q <= a_i;
-      b_q <= b_i;
-      c_q <= c_i;
-      d_q <= d_i;
+      for (int k = 0; k < NS; k++) begin
+        if (slot_i[k]) {d_q, c_q, b_q, a_q} <= opt_i[k*4*DW +: 4*DW];
+      end
     end
   end
 
-  // ---- clock 2: product parts
   logic signed [2*DW-2:0] pab_q, pcd_q;   // a b_lo, c d_lo: DW + LO bits (+1)
   logic signed [DW+1:0]   hab_q, hcd_q;   // a b_hi, c d_hi
   // the sliver products a b_hi, b_hi in {-2, -1, 0, 1}: multiplexers (no DSP)
