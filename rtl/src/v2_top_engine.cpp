@@ -136,4 +136,14 @@ void open_v2_trace(const std::string& path, int depth) {
 
 void close_v2_trace() { engine().h.close_trace(); }
 
+bool write_v2_coverage(const std::string& path) {
+#if VM_COVERAGE
+  engine().ctx.coveragep()->write(path.c_str());
+  return true;
+#else
+  (void)path;
+  return false;
+#endif
+}
+
 }  // namespace kdopcd::rtl

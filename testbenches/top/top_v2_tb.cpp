@@ -7,6 +7,8 @@
 // every query.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "kdopcd/collide.hpp"
@@ -22,6 +24,16 @@ namespace {
 
 namespace c2 = contract::v2;
 using Cnt = c2::Counter;
+
+// scripts/top-coverage.sh --v2: the coverage build writes the counters of all queries at the end.
+class CoverageEnvironment : public ::testing::Environment {
+  void TearDown() override {
+    if (const char* path = std::getenv("KDOPCD_TOP_COVERAGE"))
+      if (!rtl::write_v2_coverage(path)) std::fprintf(stderr, "top_v2_tb: not a coverage build\n");
+  }
+};
+[[maybe_unused]] ::testing::Environment* const coverage_env =
+    ::testing::AddGlobalTestEnvironment(new CoverageEnvironment);
 
 struct Scene {
   std::string name;

@@ -37,7 +37,7 @@ struct V2TopResult {
   bool loaded_now = false;          // this query LOADed the trees (the pair changed)
   std::uint64_t load_cycles = 0;    // of the last LOAD
   std::uint64_t clock_edges = 0;    // START write to DONE, as the harness saw them
-  double sim_seconds = 0;           // host time of the clocked query
+  double sim_seconds = 0;           // CPU time of the simulating thread, START to DONE (one core)
   std::uint64_t counter(contract::v2::Counter c) const { return counters[std::size_t(c)]; }
   TraversalStats traversal() const;
 };
@@ -51,5 +51,9 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
 // engine was built without tracing.
 void open_v2_trace(const std::string& path, int depth);
 void close_v2_trace();
+
+// Writes the coverage counters of every query so far to `path` (verilator_coverage format); false
+// when the engine is not the coverage build (kdopcd_rtl_v2_engine_cov, scripts/top-coverage.sh).
+bool write_v2_coverage(const std::string& path);
 
 }  // namespace kdopcd::rtl
