@@ -38,7 +38,7 @@ MODULES=(
   "kdopcd_sat_pipeline|kdopcd_sat_pipeline|filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18 -set MUL_W 18"
   "kdopcd_tri_place|kdopcd_tri_place|top_filelist.f|-set V 24 -set M 24"
   "kdopcd_sat_wide|kdopcd_sat_wide|filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18"
-  # A fifth field "manual" keeps a module out of the default set: the exact triangle unit's
+  # A fifth field holds flags, comma-separated. "manual" keeps a module out of the default set: the exact triangle unit's
   # orientation and decision stages take Yosys 4 and 15 minutes (xc7), and the whole paper top
   # with that unit does not finish in Yosys 0.23 (docs/synthesis.md, "The triangle unit").
   "kdopcd_tri_orient|kdopcd_tri_orient|top_filelist.f|-set V 24 -set M 24|manual"
@@ -50,7 +50,9 @@ MODULES=(
   "kdopcd_tri_seq|kdopcd_tri_seq|tri_seq_filelist.f|"
   # The v2 top with tree RAMs of 2^14 nodes and 2^13 triangles per tree (cow/cow fits; the
   # verilated top has the contract's 2^18 / 2^17 for the largest test scenes).
-  "kdopcd_v2_top|kdopcd_v2_top|v2_filelist.f|-set NODE_AW 14 -set TRI_AW 13"
+  # It is synthesized hierarchically ("hier", see synth below): flattened before mapping it needs
+  # more than 24 GB in Yosys 0.23's technology mapping (killed at 23.7 GB resident).
+  "kdopcd_v2_top|kdopcd_v2_top|v2_filelist.f|-set NODE_AW 14 -set TRI_AW 13|hier"
 )
 
 # ---------------------------------------------------------------- parts
@@ -115,15 +117,22 @@ done
 mkdir -p "$work" "$(dirname "$out")"
 yosys_version=$(yosys -V | awk '{print $2}')
 
-# synth TAG FAMILY TOP "sources" "chparam args": one Yosys run, results in $work/TAG.*
+# synth TAG FAMILY TOP "sources" "chparam args" [hier]: one Yosys run, results in $work/TAG.*
+# Flat by default: the design is flattened before mapping, so constants and unused logic are
+# optimized across module boundaries. With "hier" each module is mapped on its own (one copy per
+# distinct parameter set, e.g. one for the eight equal minor units of the triangle unit) and the
+# mapped netlist is flattened for the reports, with unused cells removed again; technology mapping
+# then needs far less memory. Both are one run over the whole design, with no black box.
 synth() {
-  local tag=$1 family=$2 topm=$3 sources=$4 cp=$5 start rc=0
+  local tag=$1 family=$2 topm=$3 sources=$4 cp=$5 hier=${6:-} start rc=0 flat="-flatten" post=""
+  if [[ $hier == hier ]]; then flat=""; post="flatten; opt_clean -purge;"; fi
   start=$(date +%s)
   timeout "$timeout_s" yosys -q -l "$work/$tag.log" -p "
     read_verilog -sv $sources;
     ${cp:+chparam $cp $topm;}
     hierarchy -top $topm;
-    synth_xilinx -family $family -top $topm -noiopad -noclkbuf -flatten $(widelut "$family") $(uram "$family");
+    synth_xilinx -family $family -top $topm -noiopad -noclkbuf $flat $(widelut "$family") $(uram "$family");
+    $post
     tee -q -o $work/$tag.stat.txt stat;
     tee -q -o $work/$tag.ltp.txt ltp -noff t:FD* t:DSP48E* %u t:SRL* %u t:RAM* %u t:URAM* %u %n;
     read_verilog -lib -specify -overwrite +/xilinx/cells_sim.v;
@@ -158,7 +167,7 @@ for m in "${MODULES[@]}"; do
   IFS='|' read -r name topm flist cp flag <<< "$m"
   if [[ -n $modules ]]; then
     [[ ",$modules," == *",$name,"* ]] || continue
-  elif [[ ${flag:-} == manual || ! -f "$root/rtl/$flist" ]]; then
+  elif [[ ",${flag:-}," == *,manual,* || ! -f "$root/rtl/$flist" ]]; then
     continue
   fi
   [[ -f "$root/rtl/$flist" ]] || { echo "$name: rtl/$flist is missing" >&2; exit 2; }
@@ -181,7 +190,7 @@ for m in "${selected[@]}"; do
     status=ok
     if [[ $reuse == 1 && -s "$work/$tag.sta.txt" && -s "$work/$tag.secs" ]]; then
       echo "$name ($fam): reusing $work/$tag.*" >&2
-    elif synth "$tag" "$fam" "$topm" "$sources" "$cp"; then :; else
+    elif synth "$tag" "$fam" "$topm" "$sources" "$cp" "$([[ ",${flag:-}," == *,hier,* ]] && echo hier)"; then :; else
       rc=$?
       [[ $rc == 124 ]] && status="timeout after ${timeout_s} s" || status="yosys failed (exit $rc), see $work/$tag.log"
     fi
