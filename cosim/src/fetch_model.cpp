@@ -1,0 +1,73 @@
+// The fetch block at signal level (fetch_model.hpp); names as in rtl/kdopcd_v2_fetch.sv and
+// rtl/kdopcd_v2_ram.sv.
+#include "fetch_model.hpp"
+
+namespace kdopcd::cosim {
+
+namespace {
+template <int W>
+PortT<W> to_port(const BusWords<W>& b) {
+  if constexpr (W > 64) {
+    return b.bv();
+  } else {
+    return PortT<W>(b.get(0, W));
+  }
+}
+}  // namespace
+
+FetchModel::FetchModel(sc_core::sc_module_name name) : sc_module(name) {
+  SC_METHOD(on_clock);
+  sensitive << clk_i.pos();
+  dont_initialize();
+}
+
+template <class Words>
+const Words& FetchModel::read(const std::vector<Words>& mem, std::uint64_t addr) {
+  static const Words zero{};
+  return addr < mem.size() ? mem[std::size_t(addr)] : zero;
+}
+
+void FetchModel::on_clock() {
+  // Reads first (the array as it was during the clock), then the writes of the clock.
+  constexpr std::uint64_t kNodeMask = (std::uint64_t(1) << c2::kNodeAw) - 1;
+  constexpr std::uint64_t kTriMask = (std::uint64_t(1) << c2::kTriAw) - 1;
+  Out rd;
+  for (int t = 0; t < 2; ++t) {
+    rd.node[std::size_t(t)] = read(nodes_[std::size_t(t)], (node_raddr_q_ >> (t * c2::kNodeAw)) & kNodeMask);
+    rd.tri[std::size_t(t)] = read(tris_[std::size_t(t)], (tri_raddr_q_ >> (t * c2::kTriAw)) & kTriMask);
+  }
+  const Out& out = out_q_.step(rd);
+  node_raddr_q_ = std::uint64_t(node_raddr_i.read());
+  tri_raddr_q_ = std::uint64_t(tri_raddr_i.read());
+  for (int t = 0; t < 2; ++t) {
+    if ((node_we_i.read() >> t) & 1) {
+      auto& mem = nodes_[std::size_t(t)];
+      const std::size_t a = std::size_t(node_waddr_i.read());
+      if (a >= mem.size()) mem.resize(a + 1);
+      mem[a] = NodeWords::of(node_wdata_i.read());
+    }
+    if ((tri_we_i.read() >> t) & 1) {
+      auto& mem = tris_[std::size_t(t)];
+      const std::size_t a = std::size_t(tri_waddr_i.read());
+      if (a >= mem.size()) mem.resize(a + 1);
+      mem[a] = TriWords::of(tri_wdata_i.read());
+    }
+  }
+
+  // The outputs: the output registers, split as the RTL's assigns.
+  BusWords<kLinkBusW> link;
+  BusWords<kCoefBusW> ca, cb;
+  link.put(0, 64, std::int64_t(out.node[0].get(0, 64)));
+  link.put(64, 64, std::int64_t(out.node[1].get(0, 64)));
+  for (int j = 0; j < c2::kK; ++j) {
+    ca.put(j * c2::kCoefW, c2::kCoefW, std::int64_t(out.node[1].get(64 + j * c2::kCoefW, c2::kCoefW)));
+    cb.put(j * c2::kCoefW, c2::kCoefW, std::int64_t(out.node[0].get(64 + j * c2::kCoefW, c2::kCoefW)));
+  }
+  node_link_o.write(to_port(link));
+  coef_a_o.write(to_port(ca));
+  coef_b_o.write(to_port(cb));
+  tri_a_o.write(to_port(out.tri[0]));
+  tri_b_o.write(to_port(out.tri[1]));
+}
+
+}  // namespace kdopcd::cosim
