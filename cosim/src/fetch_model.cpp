@@ -54,14 +54,16 @@ void FetchModel::on_clock() {
     }
   }
 
-  // The outputs: the output registers, split as the RTL's assigns.
+  // The outputs: the output registers, split as the RTL's assigns. The link word is the record's
+  // first two 32-bit words, the coefficient vector the words after it.
+  static_assert(kNodeBits == 64 + kCoefBusW);
   BusWords<kLinkBusW> link;
   BusWords<kCoefBusW> ca, cb;
-  link.put(0, 64, std::int64_t(out.node[0].get(0, 64)));
-  link.put(64, 64, std::int64_t(out.node[1].get(0, 64)));
-  for (int j = 0; j < c2::kK; ++j) {
-    ca.put(j * c2::kCoefW, c2::kCoefW, std::int64_t(out.node[1].get(64 + j * c2::kCoefW, c2::kCoefW)));
-    cb.put(j * c2::kCoefW, c2::kCoefW, std::int64_t(out.node[0].get(64 + j * c2::kCoefW, c2::kCoefW)));
+  for (int t = 0; t < 2; ++t)
+    for (int i = 0; i < 2; ++i) link.w[std::size_t(2 * t + i)] = out.node[std::size_t(t)].w[std::size_t(i)];
+  for (std::size_t i = 0; i < ca.w.size(); ++i) {
+    ca.w[i] = out.node[1].w[i + 2];
+    cb.w[i] = out.node[0].w[i + 2];
   }
   node_link_o.write(to_port(link));
   coef_a_o.write(to_port(ca));
