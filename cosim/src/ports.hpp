@@ -40,7 +40,6 @@ inline constexpr int kLinkBusW = 2 * 64;                      // node_link_o: bo
 inline constexpr int kNodeAddrBusW = 2 * c2::kNodeAw;         // node_raddr_i: both trees
 inline constexpr int kTriAddrBusW = 2 * c2::kTriAw;           // tri_raddr_i
 // kdopcd_v2_engine
-inline constexpr int kPcw = c2::clog2(c2::kPendingDepth + 1);  // pending_limit_i
 inline constexpr int kCountersW = c2::kNumCounters * 64;      // counters_o
 
 using CoefBus = PortT<kCoefBusW>;
