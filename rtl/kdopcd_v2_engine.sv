@@ -1,5 +1,10 @@
 // The v2 traversal engine (docs/accelerator-v2.md), cycle-exact with the SystemC model's
-// V2Engine (model/src/v2_engine.hpp) at one wide SAT unit and trees in on-chip RAM. Per clock t:
+// V2Engine (model/src/v2_engine.hpp) at one wide SAT unit and trees in on-chip RAM. This is the
+// `ctrl` block: scheduler, pending set, verdict, triangle and contact queues, counters. The SAT
+// unit (kdopcd_sat_wide), the triangle unit (kdopcd_tri_seq) and the tree RAMs (kdopcd_v2_fetch)
+// are its neighbours in kdopcd_v2_top: it addresses the RAMs, and starts the units with sat_valid_o
+// and tri_valid_o in the clock in which the fetch block delivers their records; their outputs come
+// back on sat_*_i and tri_*_i. Per clock t:
 //
 //   contact queue  the head leaves on the stream (tready);
 //   triangle unit  a verdict due at t pushes a hit into the contact queue; a test starts if the
@@ -22,11 +27,6 @@
 // (overflow_o: the contact set is incomplete).
 module kdopcd_v2_engine #(
   parameter int K               = kdopcd_v2_pkg::DEFAULT_K,
-  parameter int B               = kdopcd_v2_pkg::DEFAULT_B,
-  parameter int C               = kdopcd_v2_pkg::DEFAULT_C,
-  parameter int Z               = kdopcd_v2_pkg::DEFAULT_Z,
-  parameter int V               = kdopcd_v2_pkg::DEFAULT_V,
-  parameter int M               = kdopcd_v2_pkg::DEFAULT_M,
   parameter int NODE_AW         = kdopcd_v2_pkg::DEFAULT_NODE_AW,
   parameter int TRI_AW          = kdopcd_v2_pkg::DEFAULT_TRI_AW,
   parameter int PENDING_DEPTH   = kdopcd_v2_pkg::DEFAULT_PENDING_DEPTH,
@@ -36,9 +36,7 @@ module kdopcd_v2_engine #(
   parameter int TRI_LAT         = kdopcd_v2_pkg::DEFAULT_TRI_LAT,
   parameter int TRI_QUEUE       = kdopcd_v2_pkg::DEFAULT_TRI_QUEUE,
   parameter int CONTACT_QUEUE   = kdopcd_v2_pkg::DEFAULT_CONTACT_QUEUE,
-  localparam int NODE_BITS      = kdopcd_v2_pkg::node_bits(K, B),
-  localparam int TRI_BITS       = kdopcd_v2_pkg::tri_bits(V),
-  localparam int AXIS_BITS      = kdopcd_v2_pkg::axis_bits(K, C, Z),
+  localparam int EFF_W          = $clog2(K + 1),
   localparam int PCW            = $clog2(PENDING_DEPTH + 1),
   localparam int NCNT           = kdopcd_v2_pkg::NUM_COUNTERS
 ) (
@@ -47,15 +45,24 @@ module kdopcd_v2_engine #(
   input  logic                   start_i,          // one-cycle pulse, only while idle_o
   input  logic [1:0]             rule_i,           // DescentRule: 0 shallower, 1 first, 2 second
   input  logic [PCW-1:0]         pending_limit_i,  // 1 .. PENDING_DEPTH
-  input  logic [K*AXIS_BITS-1:0] axis_table_i,     // entry a at [a*AXIS_BITS +: AXIS_BITS]
-  input  logic [9*(M+2)-1:0]     rot_i,
-  input  logic [3*(V+M+4)-1:0]   trans_i,
-  // tree RAM read ports: [0] first tree, [1] second tree; data RAM_LAT clocks after the address
-  // (flat vectors, tree t at [t*WIDTH +: WIDTH]: Yosys 0.23 reads no unpacked array ports)
+  // tree reads (kdopcd_v2_fetch): [0] first tree, [1] second tree; the records come out RAM_LAT
+  // clocks after the address (flat vectors, tree t at [t*WIDTH +: WIDTH]: Yosys 0.23 reads no
+  // unpacked array ports)
   output logic [2*NODE_AW-1:0]   node_raddr_o,
-  input  logic [2*NODE_BITS-1:0] node_rdata_i,
+  input  logic [127:0]           node_link_i,      // the link words of the two node records
   output logic [2*TRI_AW-1:0]    tri_raddr_o,
-  input  logic [2*TRI_BITS-1:0]  tri_rdata_i,
+  // to / from the SAT unit (kdopcd_sat_wide; its coefficients come from the fetch block)
+  output logic                   sat_valid_o,      // the node records of a pair are on the fetch outputs
+  input  logic                   sat_valid_i,
+  input  logic [K-1:0]           sat_lane_verdict_i,
+  input  logic                   sat_separated_i,
+  input  logic [EFF_W-1:0]       sat_effective_i,
+  // to / from the triangle unit (kdopcd_tri_seq; its records come from the fetch block)
+  output logic                   tri_valid_o,      // the triangle records of a job are on the fetch outputs
+  output logic [63:0]            tri_id_o,         // {second triangle, first triangle}
+  input  logic                   tri_valid_i,
+  input  logic                   tri_hit_i,
+  input  logic [63:0]            tri_id_i,
   // contacts {second triangle, first triangle}
   output logic                   m_axis_tvalid_o,
   input  logic                   m_axis_tready_i,
@@ -68,8 +75,6 @@ module kdopcd_v2_engine #(
 );
 
   localparam int SAT_LAT = kdopcd_v2_pkg::sat_lat();
-  localparam int J_W     = $clog2(K);
-  localparam int COEF_W  = B + 2;
   localparam int FW      = $clog2(PAIRS_IN_FLIGHT + 1);
   localparam int TQW     = $clog2(TRI_QUEUE + 1);
   localparam int CQW     = $clog2(CONTACT_QUEUE + 1);
@@ -176,9 +181,9 @@ module kdopcd_v2_engine #(
   assign pend_pop        = issue;
   assign node_raddr_o = {pend_top.s, pend_top.f};
 
-  logic [NODE_BITS-1:0] node_f, node_s;  // the records of the pair issued RAM_LAT clocks ago
-  assign node_f = node_rdata_i[0 +: NODE_BITS];
-  assign node_s = node_rdata_i[NODE_BITS +: NODE_BITS];
+  logic [63:0] link_f, link_s;  // the link words of the pair issued RAM_LAT clocks ago
+  assign link_f = node_link_i[0 +: 64];
+  assign link_s = node_link_i[64 +: 64];
 
   // RAM stage: the issued pair waits RAM_LAT clocks for its records.
   logic  ram_valid_q [RAM_LAT];
@@ -197,47 +202,23 @@ module kdopcd_v2_engine #(
   end
 
   // ------------------------------------------------------------------------------- SAT
-  logic                  sat_in_valid;
-  sat_meta_t             sat_in_meta;
-  logic [K*3*J_W-1:0]    ja, jb;
-  logic [K*3*(C+1)-1:0]  pa, pb;
-  logic [K*(Z+4)-1:0]    p_off;
-  logic                  sat_valid, sat_separated;
-  logic [K-1:0]          sat_lanes;
-  logic [$clog2(K+1)-1:0] sat_effective;
+  // The pair whose records leave the RAMs now enters the SAT unit (kdopcd_v2_top wires the fetch
+  // block's coefficient vectors to it); its meta travels beside it for SAT_LAT clocks.
+  logic                   sat_in_valid;
+  sat_meta_t              sat_in_meta;
+  logic                   sat_valid, sat_separated;
+  logic [K-1:0]           sat_lanes;
+  logic [EFF_W-1:0]       sat_effective;
 
   assign sat_in_valid       = ram_valid_q[RAM_LAT-1];
   assign sat_in_meta.pair   = ram_pair_q[RAM_LAT-1];
-  assign sat_in_meta.link_f = node_f[63:0];  // a packed struct takes the bits as they are
-  assign sat_in_meta.link_s = node_s[63:0];
-
-  // The axis table entry (docs/accelerator-v2.md): PA0..2, PB0..2 (C+1 each), p' (Z+4),
-  // jA0..2, jB0..2 (clog2(K) each), LSB first.
-  for (genvar a = 0; a < K; a++) begin : g_axis
-    localparam int Base = a * AXIS_BITS;
-    assign pa[a*3*(C+1) +: 3*(C+1)] = axis_table_i[Base +: 3*(C+1)];
-    assign pb[a*3*(C+1) +: 3*(C+1)] = axis_table_i[Base + 3*(C+1) +: 3*(C+1)];
-    assign p_off[a*(Z+4) +: Z+4]    = axis_table_i[Base + 6*(C+1) +: Z+4];
-    assign ja[a*3*J_W +: 3*J_W]     = axis_table_i[Base + 6*(C+1) + Z+4 +: 3*J_W];
-    assign jb[a*3*J_W +: 3*J_W]     = axis_table_i[Base + 6*(C+1) + Z+4 + 3*J_W +: 3*J_W];
-  end
-
-  // A = the second object's node, B = the first's (the reference's fixed_axis_diffs(second, first)).
-  kdopcd_sat_wide #(.K(K), .B(B), .C(C), .Z(Z)) u_sat (
-    .clk_i, .rst_ni,
-    .valid_i       (sat_in_valid),
-    .coef_a_i      (node_s[64 +: K*COEF_W]),
-    .coef_b_i      (node_f[64 +: K*COEF_W]),
-    .ja_i          (ja),
-    .jb_i          (jb),
-    .pa_i          (pa),
-    .pb_i          (pb),
-    .p_i           (p_off),
-    .valid_o       (sat_valid),
-    .lane_verdict_o(sat_lanes),
-    .separated_o   (sat_separated),
-    .effective_o   (sat_effective)
-  );
+  assign sat_in_meta.link_f = link_f;  // a packed struct takes the bits as they are
+  assign sat_in_meta.link_s = link_s;
+  assign sat_valid_o        = sat_in_valid;
+  assign sat_valid          = sat_valid_i;
+  assign sat_lanes          = sat_lane_verdict_i;
+  assign sat_separated      = sat_separated_i;
+  assign sat_effective      = sat_effective_i;
 
   sat_meta_t meta_q [SAT_LAT];
   always_ff @(posedge clk_i) begin
@@ -315,23 +296,16 @@ module kdopcd_v2_engine #(
     for (int i = 1; i < RAM_LAT; i++) tri_ram_job_q[i] <= tri_ram_job_q[i-1];
   end
 
-  // The time-multiplexed exact unit (rtl-triangle-unit.md): the scheduler never starts two tests
-  // within TRI_II clocks (ii_cnt_q), the unit's own contract.
+  // The time-multiplexed exact unit (rtl-triangle-unit.md; in kdopcd_v2_top, its records from
+  // the fetch block): the scheduler never starts two tests within TRI_II clocks (ii_cnt_q), the
+  // unit's own contract.
   job_t tri_job;  // the job whose records come out of the RAMs now
-  assign tri_job = tri_ram_job_q[RAM_LAT-1];
-
-  kdopcd_tri_seq #(.V(V), .M(M), .II(TRI_II), .LAT(TRI_LAT), .ID_W(64)) u_tri (
-    .clk_i, .rst_ni,
-    .valid_i (tri_ram_valid_q[RAM_LAT-1]),
-    .tri_a_i (tri_rdata_i[0 +: TRI_BITS]),
-    .tri_b_i (tri_rdata_i[TRI_BITS +: TRI_BITS]),
-    .rot_i   (rot_i),
-    .trans_i (trans_i),
-    .id_i    ({32'(tri_job.ts), 32'(tri_job.tf)}),
-    .valid_o (tri_out_valid),
-    .hit_o   (tri_out_hit),
-    .id_o    (tri_out_id)
-  );
+  assign tri_job       = tri_ram_job_q[RAM_LAT-1];
+  assign tri_valid_o   = tri_ram_valid_q[RAM_LAT-1];
+  assign tri_id_o      = {32'(tri_job.ts), 32'(tri_job.tf)};
+  assign tri_out_valid = tri_valid_i;
+  assign tri_out_hit   = tri_hit_i;
+  assign tri_out_id    = tri_id_i;
 
   assign m_axis_tvalid_o = running_q && cq_cnt != '0;
   assign m_axis_tdata_o  = cq_head;

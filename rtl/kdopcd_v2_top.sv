@@ -1,8 +1,12 @@
 // The v2 accelerator top (docs/accelerator-v2.md): AXI4-Lite registers (kdopcd_v2_regs), the
 // loader (kdopcd_v2_loader: LOAD copies both trees into on-chip RAM over the AXI4 read master),
-// four tree RAMs (nodes and triangles of each tree, kdopcd_v2_ram) and one traversal engine
-// (kdopcd_v2_engine: pending set, scheduler, wide SAT unit, triangle unit, queues) whose contacts
-// leave on the AXI4-Stream. Parameters and the register map come from kdopcd_v2_pkg, generated
+// and the four blocks of the traversal, wired here at their ports (the blocks of the
+// co-simulation, docs/cosim.md):
+//   u_fetch   kdopcd_v2_fetch: the four tree RAMs (nodes and triangles of each tree) and their reads;
+//   u_engine  kdopcd_v2_engine (ctrl): scheduler, pending set, verdict, queues, counters; its
+//             contacts leave on the AXI4-Stream;
+//   u_sat     kdopcd_sat_wide: the wide SAT unit (one lane per axis);
+//   u_tri     kdopcd_tri_seq: the time-multiplexed exact triangle unit. Parameters and the register map come from kdopcd_v2_pkg, generated
 // from contract/accelerator_v2.json. In simulation the protocol checkers of rtl/sim/ watch every
 // handshake; synthesis (`SYNTHESIS` defined) leaves them out.
 module kdopcd_v2_top #(
@@ -116,16 +120,14 @@ module kdopcd_v2_top #(
     .irq_o          (irq_o)
   );
 
-  // ---- loader and tree RAMs
+  // ---- loader: writes the tree RAMs of the fetch block
   logic [1:0]           node_we, tri_we;
   logic [NODE_AW-1:0]   node_waddr;
   logic [NODE_BITS-1:0] node_wdata;
   logic [TRI_AW-1:0]    tri_waddr;
   logic [TRI_BITS-1:0]  tri_wdata;
-  logic [2*NODE_AW-1:0]   node_raddr;  // per tree, flat (kdopcd_v2_engine)
-  logic [2*NODE_BITS-1:0] node_rdata;
-  logic [2*TRI_AW-1:0]    tri_raddr;
-  logic [2*TRI_BITS-1:0]  tri_rdata;
+  logic [2*NODE_AW-1:0] node_raddr;  // per tree, flat (kdopcd_v2_engine -> kdopcd_v2_fetch)
+  logic [2*TRI_AW-1:0]  tri_raddr;
 
   kdopcd_v2_loader #(
     .W(W), .ADDR_W(ADDR_W), .NODE_AW(NODE_AW), .TRI_AW(TRI_AW), .NODE_BITS(NODE_BITS), .TRI_BITS(TRI_BITS),
@@ -154,54 +156,117 @@ module kdopcd_v2_top #(
     .m_axi_rvalid_i, .m_axi_rready_o, .m_axi_rdata_i, .m_axi_rresp_i, .m_axi_rlast_i
   );
 
-  for (genvar t = 0; t < 2; t++) begin : g_tree
-    kdopcd_v2_ram #(.AW(NODE_AW), .DW(NODE_BITS), .LAT(RAM_LAT)) u_nodes (
-      .clk_i,
-      .we_i   (node_we[t]),
-      .waddr_i(node_waddr),
-      .wdata_i(node_wdata),
-      .raddr_i(node_raddr[t*NODE_AW +: NODE_AW]),
-      .rdata_o(node_rdata[t*NODE_BITS +: NODE_BITS])
-    );
-    kdopcd_v2_ram #(.AW(TRI_AW), .DW(TRI_BITS), .LAT(RAM_LAT)) u_tris (
-      .clk_i,
-      .we_i   (tri_we[t]),
-      .waddr_i(tri_waddr),
-      .wdata_i(tri_wdata),
-      .raddr_i(tri_raddr[t*TRI_AW +: TRI_AW]),
-      .rdata_o(tri_rdata[t*TRI_BITS +: TRI_BITS])
-    );
-  end
+  // ---- fetch: the tree RAMs and their reads
+  logic [127:0]          node_link;
+  logic [K*(B+2)-1:0]    coef_a, coef_b;
+  logic [TRI_BITS-1:0]   tri_a, tri_b;
 
-  // ---- engine
+  kdopcd_v2_fetch #(
+    .K(K), .B(B), .V(V), .NODE_AW(NODE_AW), .TRI_AW(TRI_AW), .RAM_LAT(RAM_LAT)
+  ) u_fetch (
+    .clk_i,
+    .node_we_i   (node_we),
+    .node_waddr_i(node_waddr),
+    .node_wdata_i(node_wdata),
+    .tri_we_i    (tri_we),
+    .tri_waddr_i (tri_waddr),
+    .tri_wdata_i (tri_wdata),
+    .node_raddr_i(node_raddr),
+    .node_link_o (node_link),
+    .coef_a_o    (coef_a),
+    .coef_b_o    (coef_b),
+    .tri_raddr_i (tri_raddr),
+    .tri_a_o     (tri_a),
+    .tri_b_o     (tri_b)
+  );
+
+  // ---- engine (ctrl)
   logic [PCW-1:0] limit;
   assign limit = (pending_limit == '0 || 32'(pending_limit) > PENDING_DEPTH) ? PCW'(PENDING_DEPTH)
                                                                             : PCW'(pending_limit);
 
+  localparam int J_W   = $clog2(K);
+  localparam int EFF_W = $clog2(K + 1);
+  logic                 sat_in_valid, sat_valid, sat_separated;
+  logic [K-1:0]         sat_lanes;
+  logic [EFF_W-1:0]     sat_effective;
+  logic                 tri_in_valid, tri_valid, tri_hit;
+  logic [63:0]          tri_in_id, tri_id;
+
   kdopcd_v2_engine #(
-    .K(K), .B(B), .C(C), .Z(Z), .V(V), .M(M), .NODE_AW(NODE_AW), .TRI_AW(TRI_AW),
-    .PENDING_DEPTH(PENDING_DEPTH), .PAIRS_IN_FLIGHT(PAIRS_IN_FLIGHT), .RAM_LAT(RAM_LAT), .TRI_II(TRI_II),
-    .TRI_LAT(TRI_LAT), .TRI_QUEUE(TRI_QUEUE), .CONTACT_QUEUE(CONTACT_QUEUE)
+    .K(K), .NODE_AW(NODE_AW), .TRI_AW(TRI_AW), .PENDING_DEPTH(PENDING_DEPTH), .PAIRS_IN_FLIGHT(PAIRS_IN_FLIGHT),
+    .RAM_LAT(RAM_LAT), .TRI_II(TRI_II), .TRI_LAT(TRI_LAT), .TRI_QUEUE(TRI_QUEUE), .CONTACT_QUEUE(CONTACT_QUEUE)
   ) u_engine (
     .clk_i, .rst_ni,
-    .start_i        (start),
-    .rule_i         (rule),
-    .pending_limit_i(limit),
-    .axis_table_i   (axis_table),
-    .rot_i          (rot),
-    .trans_i        (trans),
-    .node_raddr_o   (node_raddr),
-    .node_rdata_i   (node_rdata),
-    .tri_raddr_o    (tri_raddr),
-    .tri_rdata_i    (tri_rdata),
+    .start_i           (start),
+    .rule_i            (rule),
+    .pending_limit_i   (limit),
+    .node_raddr_o      (node_raddr),
+    .node_link_i       (node_link),
+    .tri_raddr_o       (tri_raddr),
+    .sat_valid_o       (sat_in_valid),
+    .sat_valid_i       (sat_valid),
+    .sat_lane_verdict_i(sat_lanes),
+    .sat_separated_i   (sat_separated),
+    .sat_effective_i   (sat_effective),
+    .tri_valid_o       (tri_in_valid),
+    .tri_id_o          (tri_in_id),
+    .tri_valid_i       (tri_valid),
+    .tri_hit_i         (tri_hit),
+    .tri_id_i          (tri_id),
     .m_axis_tvalid_o,
     .m_axis_tready_i,
     .m_axis_tdata_o,
-    .busy_o         (eng_busy),
-    .idle_o         (eng_idle),
-    .done_o         (eng_done),
-    .overflow_o     (eng_ovf),
-    .counters_o     (eng_counters)
+    .busy_o            (eng_busy),
+    .idle_o            (eng_idle),
+    .done_o            (eng_done),
+    .overflow_o        (eng_ovf),
+    .counters_o        (eng_counters)
+  );
+
+  // ---- SAT unit: the axis table entry (docs/accelerator-v2.md) split into the unit's vectors:
+  // PA0..2, PB0..2 (C+1 each), p' (Z+4), jA0..2, jB0..2 (clog2(K) each), LSB first.
+  logic [K*3*J_W-1:0]   ja, jb;
+  logic [K*3*(C+1)-1:0] pa, pb;
+  logic [K*(Z+4)-1:0]   p_off;
+  for (genvar a = 0; a < K; a++) begin : g_axis
+    localparam int Base = a * AXIS_BITS;
+    assign pa[a*3*(C+1) +: 3*(C+1)] = axis_table[Base +: 3*(C+1)];
+    assign pb[a*3*(C+1) +: 3*(C+1)] = axis_table[Base + 3*(C+1) +: 3*(C+1)];
+    assign p_off[a*(Z+4) +: Z+4]    = axis_table[Base + 6*(C+1) +: Z+4];
+    assign ja[a*3*J_W +: 3*J_W]     = axis_table[Base + 6*(C+1) + Z+4 +: 3*J_W];
+    assign jb[a*3*J_W +: 3*J_W]     = axis_table[Base + 6*(C+1) + Z+4 + 3*J_W +: 3*J_W];
+  end
+
+  // A = the second object's node, B = the first's (the reference's fixed_axis_diffs(second, first)).
+  kdopcd_sat_wide #(.K(K), .B(B), .C(C), .Z(Z)) u_sat (
+    .clk_i, .rst_ni,
+    .valid_i       (sat_in_valid),
+    .coef_a_i      (coef_a),
+    .coef_b_i      (coef_b),
+    .ja_i          (ja),
+    .jb_i          (jb),
+    .pa_i          (pa),
+    .pb_i          (pb),
+    .p_i           (p_off),
+    .valid_o       (sat_valid),
+    .lane_verdict_o(sat_lanes),
+    .separated_o   (sat_separated),
+    .effective_o   (sat_effective)
+  );
+
+  // ---- triangle unit: the engine never starts two tests within TRI_II clocks.
+  kdopcd_tri_seq #(.V(V), .M(M), .II(TRI_II), .LAT(TRI_LAT), .ID_W(64)) u_tri (
+    .clk_i, .rst_ni,
+    .valid_i (tri_in_valid),
+    .tri_a_i (tri_a),
+    .tri_b_i (tri_b),
+    .rot_i   (rot),
+    .trans_i (trans),
+    .id_i    (tri_in_id),
+    .valid_o (tri_valid),
+    .hit_o   (tri_hit),
+    .id_o    (tri_id)
   );
 
   // The load counters come from the loader, the others from the engine.

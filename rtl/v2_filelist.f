@@ -14,6 +14,7 @@ kdopcd_tri_seq_hold.sv
 kdopcd_tri_decide.sv
 kdopcd_tri_seq.sv
 kdopcd_v2_ram.sv
+kdopcd_v2_fetch.sv
 kdopcd_v2_fifo.sv
 kdopcd_v2_pending.sv
 kdopcd_v2_loader.sv

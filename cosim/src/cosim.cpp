@@ -14,21 +14,28 @@
 #include "kdopcd/tree_image.hpp"
 #include "kdopcd/tri_fixed.hpp"
 #include "kdopcd_cosim/cosim.hpp"
+#include "rtl_top.hpp"
 #include "signal_top.hpp"
 
 namespace kdopcd::cosim {
 
 std::string RtlBlocks::name() const {
-  if (sat && tri) return "sat+tri";
-  if (sat) return "sat";
-  if (tri) return "tri";
-  return "none";
+  if (top) return "top";
+  std::string n;
+  const std::pair<bool, const char*> blocks[] = {{sat, "sat"}, {tri, "tri"}, {ctrl, "ctrl"}, {fetch, "fetch"}};
+  for (const auto& [on, block] : blocks)
+    if (on) {
+      if (!n.empty()) n += '+';
+      n += block;
+    }
+  return n.empty() ? "none" : n;
 }
 
 RtlBlocks parse_rtl_blocks(const std::string& list) {
   RtlBlocks b;
   if (list.empty() || list == "none") return b;
-  if (list == "all") return RtlBlocks{true, true};
+  if (list == "all") return RtlBlocks::all();
+  if (list == "top") return RtlBlocks{.top = true};
   std::stringstream in(list);
   std::string item;
   while (std::getline(in, item, ',')) {
@@ -36,12 +43,16 @@ RtlBlocks parse_rtl_blocks(const std::string& list) {
       b.sat = true;
     } else if (item == "tri") {
       b.tri = true;
-    } else if (item == "ctrl" || item == "fetch") {
-      throw InputError("--rtl-blocks: block '" + item + "' is not available yet: only " + kAvailableBlocks +
-                       " have a verilated swap in this build (" + kPlannedBlocks + " run as the signal-level model)");
+    } else if (item == "ctrl") {
+      b.ctrl = true;
+    } else if (item == "fetch") {
+      b.fetch = true;
+    } else if (item == "top") {
+      throw InputError("--rtl-blocks: 'top' is the whole verilated top: it stands alone, not in a list ('" + list +
+                       "')");
     } else {
-      throw InputError("--rtl-blocks: unknown block '" + item + "' (blocks: sat, tri, ctrl, fetch; or all, none; " +
-                       "a comma list such as sat,tri)");
+      throw InputError("--rtl-blocks: unknown block '" + item + "' (blocks: " + kBlockNames +
+                       "; or all, top, none; a comma list such as sat,tri)");
     }
   }
   if (!list.empty() && list.back() == ',') throw InputError("--rtl-blocks: empty block name in '" + list + "'");
@@ -55,6 +66,15 @@ std::string first_difference(const std::vector<CycleRecord>& pure, const std::ve
     std::uint64_t (*get)(const CycleRecord&);
   };
   static const Field fields[] = {
+      {"ctrl.sat_valid_o", [](const CycleRecord& r) { return std::uint64_t(r.ctrl_sat_valid); }},
+      {"fetch.node_link_o[63:0]", [](const CycleRecord& r) { return r.fetch_link_f; }},
+      {"fetch.node_link_o[127:64]", [](const CycleRecord& r) { return r.fetch_link_s; }},
+      {"fetch.coef_a_o (hash)", [](const CycleRecord& r) { return r.fetch_coef_a; }},
+      {"fetch.coef_b_o (hash)", [](const CycleRecord& r) { return r.fetch_coef_b; }},
+      {"ctrl.tri_valid_o", [](const CycleRecord& r) { return std::uint64_t(r.ctrl_tri_valid); }},
+      {"ctrl.tri_id_o", [](const CycleRecord& r) { return r.ctrl_tri_id; }},
+      {"fetch.tri_a_o (hash)", [](const CycleRecord& r) { return r.fetch_tri_a; }},
+      {"fetch.tri_b_o (hash)", [](const CycleRecord& r) { return r.fetch_tri_b; }},
       {"sat.valid_o", [](const CycleRecord& r) { return std::uint64_t(r.sat_valid); }},
       {"sat.separated_o", [](const CycleRecord& r) { return std::uint64_t(r.sat_separated); }},
       {"sat.effective_o", [](const CycleRecord& r) { return std::uint64_t(r.sat_effective); }},
@@ -116,7 +136,7 @@ namespace {
 // One clock and the tops, for the whole process (SystemC elaborates once).
 struct Bench {
   sc_core::sc_clock clk{"cosim_clk", 4.0, sc_core::SC_NS};  // 250 MHz; the period only names times
-  std::vector<std::unique_ptr<SignalTop>> tops;
+  std::vector<std::unique_ptr<CosimTop>> tops;
 };
 // Never destroyed: SystemC's kernel is torn down at exit in an order of its own, and a module
 // destroyed before or after it hangs or crashes the exit (the model's bench does the same).
@@ -125,7 +145,7 @@ Bench*& bench() {
   return b;
 }
 
-SignalTop& top_of(const RtlBlocks& blocks) {
+CosimTop& top_of(const RtlBlocks& blocks) {
   for (const auto& t : bench()->tops)
     if (t->blocks() == blocks) return *t;
   throw std::logic_error("cosim: configuration " + blocks.name() + " was not elaborated");
@@ -143,9 +163,13 @@ void elaborate(const std::vector<RtlBlocks>& configs) {
                            "(model::simulate included)");
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   bench() = new Bench();
-  for (const RtlBlocks& c : configs)
-    bench()->tops.push_back(std::make_unique<SignalTop>(("top_" + std::to_string(bench()->tops.size())).c_str(),
-                                                        bench()->clk, c));
+  for (const RtlBlocks& c : configs) {
+    const std::string name = "top_" + std::to_string(bench()->tops.size());
+    if (c.top)
+      bench()->tops.push_back(std::make_unique<RtlTop>(name.c_str(), bench()->clk, c));
+    else
+      bench()->tops.push_back(std::make_unique<SignalTop>(name.c_str(), bench()->clk, c));
+  }
 }
 
 void open_trace(const std::string& vcd_path, const std::vector<RtlBlocks>& configs) {
@@ -189,8 +213,16 @@ std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, cons
     TreeImage f, s;
   };
   static Images images;
-  if (images.first != key(first) || images.second != key(second) || images.scale != s)
+  static std::uint64_t generation = 0;  // which images the tops' RAMs hold (SignalTop::arm)
+  if (generation == 0 || images.first != key(first) || images.second != key(second) || images.scale != s) {
     images = Images{key(first), key(second), s, make_tree_image(first, ip), make_tree_image(second, ip)};
+    ++generation;
+  }
+  for (const TreeImage* im : {&images.f, &images.s})
+    if (im->nodes.size() > (std::size_t(1) << c2::kNodeAw) || im->triangles.size() > (std::size_t(1) << c2::kTriAw))
+      throw InputError("cosim: a tree of " + std::to_string(im->nodes.size()) + " nodes and " +
+                       std::to_string(im->triangles.size()) + " triangles does not fit the tree RAMs (2^" +
+                       std::to_string(c2::kNodeAw) + " nodes, 2^" + std::to_string(c2::kTriAw) + " triangles)");
   const TreeImage& image_f = images.f;
   const TreeImage& image_s = images.s;
   const Pose centred = centred_pose(first, second, pose);
@@ -223,29 +255,40 @@ std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, cons
     trans.put(i * c2::kTransW, c2::kTransW, qpose.T[std::size_t(i)]);
   }
   QueryInputs q{ja.bv(), jb.bv(), pa.bv(), pb.bv(), off.bv(), rot.bv(), trans.bv(), std::uint32_t(params.rule),
-                std::uint32_t(params.stack_depth)};
+                std::uint32_t(params.stack_depth), {}, {}, axes};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) q.M[std::size_t(i)][std::size_t(j)] = qpose.M[std::size_t(i)][std::size_t(j)];
+    q.T[std::size_t(i)] = qpose.T[std::size_t(i)];
+  }
 
-  std::vector<SignalTop*> tops;
+  std::vector<CosimTop*> tops;
   for (const RtlBlocks& c : configs) {
-    SignalTop& t = top_of(c);
-    t.arm(&image_f, &image_s, q, record_trace);
+    CosimTop& t = top_of(c);
+    t.arm(&image_f, &image_s, generation, q, record_trace);
     tops.push_back(&t);
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  // Each top pauses the simulation when its query is done; the limit only bounds a run that hangs.
+  // Each top pauses the simulation when its load and its query are done; the limit only bounds a
+  // run that hangs.
   const sc_core::sc_time chunk(4.0 * (1 << 20), sc_core::SC_NS);
+  for (bool loading = true; loading;) {
+    loading = false;
+    for (const CosimTop* t : tops) loading |= t->loading();
+    if (loading) sc_core::sc_start(chunk);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
   for (bool all = false; !all;) {
     sc_core::sc_start(chunk);
     all = true;
-    for (const SignalTop* t : tops) all &= t->finished();
+    for (const CosimTop* t : tops) all &= t->finished();
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   using Cnt = c2::Counter;
   for (std::size_t i = 0; i < tops.size(); ++i) {
-    const SignalTop& t = *tops[i];
+    const CosimTop& t = *tops[i];
     CosimRun& r = runs[i];
-    auto cnt = [&](Cnt c) { return t.counters()[std::size_t(c)]; };
+    const auto counters = t.counters();
+    auto cnt = [&](Cnt c) { return counters[std::size_t(c)]; };
     for (std::uint64_t beat : t.stream()) r.result.contacts.push_back({std::uint32_t(beat), std::uint32_t(beat >> 32)});
     std::sort(r.result.contacts.begin(), r.result.contacts.end());
     model::ModelStats& st = r.result.stats;

@@ -1,4 +1,4 @@
-// The signal-level v2 engine around its units (engine_ctrl.hpp). The names follow
+// The signal-level v2 engine without its units and RAMs (engine_ctrl.hpp). The names follow
 // rtl/kdopcd_v2_engine.sv, so that a difference is found by reading both side by side.
 #include "engine_ctrl.hpp"
 
@@ -8,6 +8,12 @@ namespace {
 constexpr std::size_t kLast = c2::kRamLat - 1;
 using Cnt = c2::Counter;
 std::size_t at(Cnt c) { return std::size_t(c); }
+constexpr std::uint32_t kNodeMask = (std::uint32_t(1) << c2::kNodeAw) - 1;  // NODE_AW'(x)
+constexpr std::uint32_t kTriMask = (std::uint32_t(1) << c2::kTriAw) - 1;    // TRI_AW'(x)
+// link_t of a node record's link word
+bool leaf(std::uint64_t link) { return (link >> 63) & 1; }
+std::uint32_t right(std::uint64_t link) { return std::uint32_t(link >> 32) & 0x7fffffffu; }
+std::uint32_t left(std::uint64_t link) { return std::uint32_t(link); }
 }  // namespace
 
 EngineCtrl::EngineCtrl(sc_core::sc_module_name name) : sc_module(name) {
@@ -28,20 +34,6 @@ void EngineCtrl::reset() {
   cnt_.fill(0);
 }
 
-EngineCtrl::Meta EngineCtrl::meta_of(const Pair& p) const {
-  const ImageNode& f = trees_[0]->nodes[std::size_t(p.f)];
-  const ImageNode& s = trees_[1]->nodes[std::size_t(p.s)];
-  Meta m;
-  m.pair = p;
-  m.leaf_f = f.is_leaf;
-  m.leaf_s = s.is_leaf;
-  m.left_f = f.is_leaf ? f.triangle : f.left;
-  m.right_f = f.right;
-  m.left_s = s.is_leaf ? s.triangle : s.left;
-  m.right_s = s.right;
-  return m;
-}
-
 void EngineCtrl::on_clock() {
   if (!rst_ni.read()) {
     reset();
@@ -52,6 +44,7 @@ void EngineCtrl::on_clock() {
     idle_o.write(true);
     done_o.write(false);
     overflow_o.write(false);
+    counters_o.write(CountersBus());
     return;
   }
   const bool start = start_i.read();
@@ -73,27 +66,28 @@ void EngineCtrl::on_clock() {
   const bool sat_valid = sat_valid_i.read();
   const bool v_valid = sat_valid && running_;
   const bool v_overlap = v_valid && !sat_separated_i.read();
-  const bool v_leaves = vm.leaf_f && vm.leaf_s;
+  const bool leaf_f = leaf(vm.link_f), leaf_s = leaf(vm.link_s);
+  const bool v_leaves = leaf_f && leaf_s;
   bool split_first;  // kdopcd::split_first_node
   const std::uint32_t rule = rule_i.read();
-  if (vm.leaf_f) split_first = false;
-  else if (vm.leaf_s) split_first = true;
+  if (leaf_f) split_first = false;
+  else if (leaf_s) split_first = true;
   else if (rule == std::uint32_t(DescentRule::First)) split_first = true;
   else if (rule == std::uint32_t(DescentRule::Second)) split_first = false;
   else split_first = vm.pair.depth_f <= vm.pair.depth_s;
   Pair push_first = vm.pair, push_second = vm.pair;  // right child first, the left one on top
   if (split_first) {
-    push_first.f = vm.right_f;
-    push_second.f = vm.left_f;
+    push_first.f = right(vm.link_f) & kNodeMask;
+    push_second.f = left(vm.link_f) & kNodeMask;
     push_first.depth_f = push_second.depth_f = std::uint8_t(vm.pair.depth_f + 1);
   } else {
-    push_first.s = vm.right_s;
-    push_second.s = vm.left_s;
+    push_first.s = right(vm.link_s) & kNodeMask;
+    push_second.s = left(vm.link_s) & kNodeMask;
     push_first.depth_s = push_second.depth_s = std::uint8_t(vm.pair.depth_s + 1);
   }
   const bool pend_push = v_overlap && !v_leaves;
   const bool job_push = v_overlap && v_leaves;
-  const Job job_in{std::uint32_t(vm.left_f), std::uint32_t(vm.left_s)};
+  const Job job_in{left(vm.link_f) & kTriMask, left(vm.link_s) & kTriMask};
 
   // ---- triangle unit and contact queue
   const bool tri_out_valid = tri_valid_i.read();
@@ -164,7 +158,10 @@ void EngineCtrl::on_clock() {
   }
   // The SAT unit samples this clock's sat_in (the last RAM stage); its meta enters meta_q.
   for (std::size_t i = meta_.size() - 1; i > 0; --i) meta_[i] = meta_[i - 1];
-  meta_[0] = sat_in_valid ? meta_of(ram_pair_[kLast]) : Meta{};
+  {  // meta_q[0] <= sat_in_meta: the pair and the link words on the fetch block's outputs
+    const BusWords<kLinkBusW> links = BusWords<kLinkBusW>::of(node_link_i.read());
+    meta_[0] = Meta{ram_pair_[kLast], links.get(0, 64), links.get(64, 64)};
+  }
   for (std::size_t i = kLast; i > 0; --i) {
     ram_valid_[i] = ram_valid_[i - 1];
     ram_pair_[i] = ram_pair_[i - 1];
@@ -184,38 +181,26 @@ void EngineCtrl::on_clock() {
   else if (finish) overflow_ = pend_ovf;
 
   // ---- outputs: registers, or functions of registers only
+  const Pair top = pending_.empty() ? Pair{} : pending_.back();  // the RAM address of the next clock
+  node_raddr_o.write(NodeAddrBus(std::uint64_t(top.s) << c2::kNodeAw | top.f));
+  const Job head = tri_queue_.empty() ? Job{} : tri_queue_.front();
+  tri_raddr_o.write(TriAddrBus(std::uint64_t(head.ts) << c2::kTriAw | head.tf));
   sat_valid_o.write(ram_valid_[kLast]);
-  if (ram_valid_[kLast]) {  // the node RAMs' output registers
-    BusWords<kCoefBusW> a, b;
-    const ImageNode& f = trees_[0]->nodes[std::size_t(ram_pair_[kLast].f)];
-    const ImageNode& s = trees_[1]->nodes[std::size_t(ram_pair_[kLast].s)];
-    for (int j = 0; j < c2::kK; ++j) {
-      a.put(j * c2::kCoefW, c2::kCoefW, s.coeffs[std::size_t(j)]);  // A = the second object's node
-      b.put(j * c2::kCoefW, c2::kCoefW, f.coeffs[std::size_t(j)]);
-    }
-    sat_coef_a_o.write(a.bv());
-    sat_coef_b_o.write(b.bv());
-  }
   tri_valid_o.write(tri_ram_valid_[kLast]);
-  if (tri_ram_valid_[kLast]) {  // the triangle RAMs' output registers
-    const Job& j = tri_ram_job_[kLast];
-    BusWords<kTriBusW> a, b;
-    const ImageTriangle& ta = trees_[0]->triangles[j.tf];
-    const ImageTriangle& tb = trees_[1]->triangles[j.ts];
-    for (int c = 0; c < 9; ++c) {
-      a.put(c * c2::kCoordW, c2::kCoordW, ta[std::size_t(c)]);
-      b.put(c * c2::kCoordW, c2::kCoordW, tb[std::size_t(c)]);
-    }
-    tri_a_o.write(a.bv());
-    tri_b_o.write(b.bv());
-    tri_id_o.write(IdPort(std::uint64_t(j.ts) << 32 | j.tf));
-  }
+  const Job& j = tri_ram_job_[kLast];
+  tri_id_o.write(IdPort(std::uint64_t(j.ts) << 32 | j.tf));
   m_axis_tvalid_o.write(running_ && !contact_queue_.empty());
   if (!contact_queue_.empty()) m_axis_tdata_o.write(contact_queue_.front());
   busy_o.write(running_);
   idle_o.write(!running_ && flight_ == 0 && tri_flight_ == 0);
   done_o.write(done_);
   overflow_o.write(overflow_);
+  BusWords<kCountersW> cnt;
+  for (int i = 0; i < c2::kNumCounters; ++i) {
+    cnt.w[std::size_t(2 * i)] = std::uint32_t(cnt_[std::size_t(i)]);
+    cnt.w[std::size_t(2 * i + 1)] = std::uint32_t(cnt_[std::size_t(i)] >> 32);
+  }
+  counters_o.write(cnt.bv());
 }
 
 }  // namespace kdopcd::cosim

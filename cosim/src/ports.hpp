@@ -34,7 +34,23 @@ inline constexpr int kRotBusW = 9 * c2::kRotW;                // rot_i
 inline constexpr int kTransBusW = 3 * c2::kTransW;            // trans_i
 inline constexpr int kIdW = 64;                               // id_i, id_o
 
+// kdopcd_v2_fetch
+inline constexpr int kNodeBits = c2::kNodeBits;               // node_wdata_i: link word + K coefficients
+inline constexpr int kLinkBusW = 2 * 64;                      // node_link_o: both link words
+inline constexpr int kNodeAddrBusW = 2 * c2::kNodeAw;         // node_raddr_i: both trees
+inline constexpr int kTriAddrBusW = 2 * c2::kTriAw;           // tri_raddr_i
+// kdopcd_v2_engine
+inline constexpr int kCountersW = c2::kNumCounters * 64;      // counters_o
+
 using CoefBus = PortT<kCoefBusW>;
+using NodeRec = PortT<kNodeBits>;
+using TriRec = PortT<c2::kTriBits>;
+using LinkBus = PortT<kLinkBusW>;
+using NodeAddrBus = PortT<kNodeAddrBusW>;
+using TriAddrBus = PortT<kTriAddrBusW>;
+using NodeAddr = PortT<c2::kNodeAw>;
+using TriAddr = PortT<c2::kTriAw>;
+using CountersBus = PortT<kCountersW>;
 using JBus = PortT<kJBusW>;
 using PBus = PortT<kPBusW>;
 using OffBus = PortT<kOffBusW>;
@@ -84,6 +100,17 @@ struct BusWords {
       if ((std::uint64_t(v) >> (i < 64 ? i : 63)) & 1) w[std::size_t(pos / 32)] |= 1u << (pos % 32);
   }
 };
+
+// FNV-1a 64 of a wide bus' words: the per-clock record keeps wide payloads as this.
+template <int W>
+std::uint64_t hash_words(const sc_dt::sc_bv<W>& bv) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (int i = 0; i < (W + 31) / 32; ++i) {
+    const std::uint32_t w = bv.get_word(i);
+    for (int b = 0; b < 4; ++b) h = (h ^ ((w >> (8 * b)) & 0xff)) * 0x100000001b3ULL;
+  }
+  return h;
+}
 
 // A shift register of N stages: a value entering at one clock edge leaves N edges later.
 template <class T, int N>

@@ -38,7 +38,7 @@ struct SimArgs {
   std::string bits = "18,18,18";
   bool compare = false;
   std::string engine = "model";
-  std::string rtl_blocks;  // systemc: the units run as verilated RTL (cosim::parse_rtl_blocks)
+  std::string rtl_blocks;  // systemc: the blocks run as verilated RTL (cosim::parse_rtl_blocks)
   std::string arch = "v2";
   std::string tree_memory = "onchip";
   double clock_mhz = 0;  // 0 = the architecture's clock (paper 100 MHz, v2 250 MHz)
@@ -296,7 +296,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
   const std::string engine_name = args.engine == "model"     ? "model"
                                   : args.engine == "rtl"     ? "rtl top"
-                                  : args.engine == "systemc" ? "signal-level SystemC (verilated units: " + rtl_blocks + ")"
+                                  : args.engine == "systemc" ? "signal-level SystemC (verilated blocks: " + rtl_blocks + ")"
                                                              : "rtl top + model";
   if (v2) {
     const int lanes = p.sat_lanes > 0 ? std::min(p.sat_lanes, n) : n;
@@ -578,8 +578,8 @@ void add_sim_command(CLI::App& app) {
                   "signal-level SystemC build, units swapped for their RTL by --rtl-blocks (docs/cosim.md)")
       ->capture_default_str();
   cmd->add_option("--rtl-blocks", args->rtl_blocks,
-                  "systemc: units run as verilated RTL, a comma list of sat, tri (ctrl, fetch: not available yet), "
-                  "or all (= sat,tri) or none");
+                  "systemc: blocks run as verilated RTL, a comma list of sat, tri, ctrl, fetch, "
+                  "or all (= sat,tri,ctrl,fetch), or top (the whole verilated top), or none");
   cmd->add_flag("--stalls", args->stalls, "rtl: random stalls and back-pressure on every bus handshake");
   cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->check(unsigned_integer())->capture_default_str();
   CLI::Option* arch_option = cmd->get_option("--arch");

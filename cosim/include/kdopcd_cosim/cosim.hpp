@@ -1,10 +1,11 @@
 #pragma once
 // Block-level co-simulation of the v2 engine (docs/cosim.md): a signal-level SystemC build of the
-// engine whose SAT unit and triangle unit are sc_modules with the ports of the RTL modules
-// (rtl/kdopcd_sat_wide.sv, rtl/kdopcd_tri_seq.sv), each of which can be swapped for its verilated
-// RTL (Verilator --sc). The rest of the engine (scheduler, pending set, tree RAMs, queues,
-// counters) is one sc_module with the RTL engine's schedule. The fast path for sweeps stays
-// model::simulate; this build is for cornering a difference to one block.
+// engine whose four blocks are sc_modules with the ports of the RTL modules that kdopcd_v2_top
+// wires together: ctrl (rtl/kdopcd_v2_engine.sv: scheduler, pending set, verdict, queues,
+// counters), fetch (rtl/kdopcd_v2_fetch.sv: the tree RAMs), the SAT unit (rtl/kdopcd_sat_wide.sv)
+// and the triangle unit (rtl/kdopcd_tri_seq.sv); each can be swapped for its verilated RTL
+// (Verilator --sc). The fast path for sweeps stays model::simulate; this build is for cornering a
+// difference to one block.
 //
 // SystemC elaborates once per process: every configuration a process will run is elaborated on
 // the first call (elaborate()), before the first sc_start of anyone, model::simulate included.
@@ -23,23 +24,33 @@ namespace kdopcd::cosim {
 struct RtlBlocks {
   bool sat = false;
   bool tri = false;
+  bool ctrl = false;
+  bool fetch = false;
+  bool top = false;  // the whole verilated v2 top (register file and loader too) behind a bus host
   bool operator==(const RtlBlocks&) const = default;
-  std::string name() const;  // "none", "sat", "tri", "sat+tri"
+  static RtlBlocks all() { return RtlBlocks{true, true, true, true, false}; }
+  // "none", "top", or the verilated blocks joined by '+': "sat", "sat+tri+ctrl+fetch", ...
+  std::string name() const;
 };
 
-// The block names kdop sim --rtl-blocks knows, those with a verilated swap in this build, and
-// those named by the design but not swappable yet (refused by name).
-inline constexpr const char* kAvailableBlocks = "sat, tri";
-inline constexpr const char* kPlannedBlocks = "ctrl, fetch";
+// The block names kdop sim --rtl-blocks knows (each has a verilated swap).
+inline constexpr const char* kBlockNames = "sat, tri, ctrl, fetch";
 
-// "sat", "tri", "sat,tri", "all" (every block with a verilated swap: sat and tri), "none" or "".
-// Throws InputError naming a bad block and the allowed names; "ctrl" and "fetch" are refused as
-// not available yet.
+// A comma list of block names ("sat", "ctrl,fetch", ...), "all" (every block verilated: sat, tri,
+// ctrl and fetch), "top" (the whole verilated top, alone), "none" or "". Throws InputError naming
+// a bad block and the allowed names.
 RtlBlocks parse_rtl_blocks(const std::string& list);
 
 // The block output ports of one clock of a query (sampled at its rising edge); a payload is 0
-// while its valid is low, since the RTL leaves it undefined then.
+// while its valid is low, since the RTL leaves it undefined then. Wide payloads (coefficient
+// vectors, triangle records) are kept as a 64-bit hash of their words.
 struct CycleRecord {
+  bool ctrl_sat_valid = false;                         // ctrl.sat_valid_o
+  std::uint64_t fetch_link_f = 0, fetch_link_s = 0;    // fetch.node_link_o, with ctrl.sat_valid_o
+  std::uint64_t fetch_coef_a = 0, fetch_coef_b = 0;    // fetch.coef_a_o, coef_b_o (hash), with it
+  bool ctrl_tri_valid = false;                         // ctrl.tri_valid_o
+  std::uint64_t ctrl_tri_id = 0;                       // ctrl.tri_id_o, with ctrl.tri_valid_o
+  std::uint64_t fetch_tri_a = 0, fetch_tri_b = 0;      // fetch.tri_a_o, tri_b_o (hash), with it
   bool sat_valid = false, sat_separated = false;
   std::uint32_t sat_effective = 0, sat_lane_verdict = 0;
   bool tri_valid = false, tri_hit = false;
