@@ -341,6 +341,49 @@ std::shared_ptr<const std::vector<std::int64_t>> cached_own_terms(const DopTree&
                                                              [&] { return make_own_terms(tree, q, c); });
 }
 
+// What a fixed query needs from the two trees' caches for one (s, b, c): both quantized trees,
+// and both trees' own terms once a query of the own-structured path has asked for them.
+struct FixedTreeData {
+  std::shared_ptr<const QuantizedTree> qf, qs;
+  std::shared_ptr<const std::vector<std::int64_t>> own_f, own_s;
+};
+
+// The last pair of trees this thread queried with the fixed backend. Every query of a scene is
+// the same pair at the same parameters, and fetching four entries from the trees' caches (each
+// under the cache's mutex) was a large part of a separated query; this memo makes it one
+// comparison and one reference count instead. It keys on the caches' ids, which are never reused,
+// so a tree destroyed and another made at its address cannot match; the values are those the
+// caches give (made once per key, never changed), so results are the same. The memo keeps its
+// entries alive until this thread's next fixed query of another pair.
+struct FixedTreeMemo {
+  std::uint64_t first = 0, second = 0;  // cache ids; 0 is never one
+  double s = 0;
+  int b = 0, c = 0;
+  std::shared_ptr<FixedTreeData> data;
+};
+
+std::shared_ptr<const FixedTreeData> fixed_tree_data(const DopTree& first, const DopTree& second, double s,
+                                                     const FixedParams& fixed, bool own_terms) {
+  thread_local FixedTreeMemo memo;
+  const std::uint64_t idf = first.derived_cache().id(), ids = second.derived_cache().id();
+  if (!(memo.data && memo.first == idf && memo.second == ids && memo.s == s && memo.b == fixed.b &&
+        memo.c == fixed.c)) {
+    auto data = std::make_shared<FixedTreeData>();
+    data->qf = quantized_tree(first, s, fixed.b);
+    data->qs = quantized_tree(second, s, fixed.b);
+    memo = {idf, ids, s, fixed.b, fixed.c, std::move(data)};
+  }
+  if (own_terms && !memo.data->own_f) {
+    // A fresh FixedTreeData rather than writing into the shared one: a query still running (on
+    // this thread, below a parallel traversal's wait) may be reading it.
+    auto data = std::make_shared<FixedTreeData>(*memo.data);
+    data->own_f = cached_own_terms(first, *data->qf, fixed.c);
+    data->own_s = cached_own_terms(second, *data->qs, fixed.c);
+    memo.data = std::move(data);
+  }
+  return memo.data;
+}
+
 // The fixed query's traversal: both trees quantized at the scene scale (once per tree and scale,
 // quantized_tree), the axes from `axes`.
 QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixedAxes& axes, double s,
@@ -348,17 +391,19 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
                           const std::function<TriangleTest()>& make_triangle_test) {
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
-  const std::shared_ptr<const QuantizedTree> qf = quantized_tree(first, s, fixed.b);
-  const std::shared_ptr<const QuantizedTree> qs = quantized_tree(second, s, fixed.b);
+  const bool own_path = narrow_fixed_params(fixed) && !kCheckFixedWidths && axes.own_structured();
+  const std::shared_ptr<const FixedTreeData> trees = fixed_tree_data(first, second, s, fixed, own_path);
+  const QuantizedTree* const qf = trees->qf.get();
+  const QuantizedTree* const qs = trees->qs.get();
   const std::function<void()> make_all_axes = [&] { axes.make_all(); };  // before concurrent reads
   auto triangle_maker = [&] {
     return [test = make_triangle_test()](int tf, int ts) { return test(std::uint32_t(tf), std::uint32_t(ts)); };
   };
   // The 64-bit test is fixed_axis_diffs' verdict exactly (sat_fixed.hpp); builds that check the
   // widths of every intermediate (debug) take fixed_axis_diffs itself.
-  if (narrow_fixed_params(fixed) && !kCheckFixedWidths && axes.own_structured()) {
-    const auto own_f = cached_own_terms(first, *qf, fixed.c);
-    const auto own_s = cached_own_terms(second, *qs, fixed.c);
+  if (own_path) {
+    const std::vector<std::int64_t>* const own_f = trees->own_f.get();
+    const std::vector<std::int64_t>* const own_s = trees->own_s.get();
     const int k = first.k();
     // The root pair axis by axis (only the axes it reaches are quantized), every later pair in
     // SIMD lanes on all n axes: the same verdicts and counts (sat_fixed_lanes.hpp), as in the

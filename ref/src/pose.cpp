@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <bit>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <sstream>
 
@@ -69,10 +72,105 @@ std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose) {
   return out;
 }
 
+namespace {
+
+// Error-free transformations (round to nearest, no overflow or underflow): a + b = s + err and
+// a * b = p + err exactly.
+inline void two_sum(double a, double b, double& s, double& err) {
+  s = a + b;
+  const double bb = s - a;
+  err = (a - (s - bb)) + (b - bb);
+}
+
+// a * b - fl(a * b), exactly. An fma where it is one instruction; elsewhere (x86-64 without FMA,
+// where a call to the library's fma cost a third of the row) Dekker's product, which is exact
+// there because a target without fused multiply-add cannot contract the expression into one.
+inline double product_error(double a, double b, double p) {
+#ifdef FP_FAST_FMA
+  return std::fma(a, b, -p);
+#else
+  constexpr double kSplit = 134217729.0;  // 2^27 + 1: Veltkamp's split into two 26-bit halves
+  const double ca = kSplit * a, cb = kSplit * b;
+  const double ah = ca - (ca - a), al = a - ah;
+  const double bh = cb - (cb - b), bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#endif
+}
+
+// A row of centred_pose, M_i . c2 + t_i - c1_i, as ExactSum::rounded gives it (the nearest
+// double, ties to even), without big integers: the fixed backend works it out on every query, and
+// the big-integer sum was the larger part of a separated query. The products split exactly into
+// p_j + e_j (product_error); the five large terms are summed with two_sum, so S = hi + (the exact sum of
+// the seven error terms), and those seven are summed in plain doubles, with an error below
+// B = 2^-49 sum|v| (recursive summation: gamma_6 < 2^-50). r = fl(hi + lo) with the exact
+// remainder d = hi + lo - r; then |S - r| <= |d| + B, and r is returned only when that is
+// clearly inside r's rounding interval (so r is the nearest double and S is no tie). Anything
+// else (a bound too close, inputs too large or too small for the transformations to be exact,
+// non-finite inputs, r = 0) is left to ExactSum.
+// Inside these magnitudes every product's rounding error is a normal double and nothing
+// overflows.
+constexpr double kFastMin = 0x1p-400, kFastMax = 0x1p400;
+
+inline bool fast_range(double x) {
+  const double a = std::fabs(x);
+  return a == 0 || (a >= kFastMin && a <= kFastMax);  // false for NaN and infinities
+}
+
+// The three rows side by side, with no branch until the end: each row is one long chain of
+// dependent additions, and interleaving the rows lets them overlap. Sets ok[i] where out[i] is
+// the row's rounded sum.
+void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, double out[3], bool ok[3]) {
+  bool in_range = true;
+  for (int j = 0; j < 3; ++j) in_range &= fast_range(c2[j]);
+  double hi[3], lo[3], mass[3];
+  for (int i = 0; i < 3; ++i) {
+    bool row_in_range = in_range & fast_range(t[i]) & fast_range(c1[i]);
+    double p[3], v[7];  // v: the error terms
+    for (int j = 0; j < 3; ++j) {
+      row_in_range &= fast_range(M(i, j));
+      p[j] = M(i, j) * c2[j];
+      v[j] = product_error(M(i, j), c2[j], p[j]);
+    }
+    ok[i] = row_in_range;
+    double h01, h2t;
+    two_sum(p[0], p[1], h01, v[3]);
+    two_sum(p[2], t[i], h2t, v[4]);
+    two_sum(h01, h2t, hi[i], v[5]);
+    two_sum(hi[i], -c1[i], hi[i], v[6]);
+    lo[i] = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + v[6]);
+    mass[i] = ((std::fabs(v[0]) + std::fabs(v[1])) + (std::fabs(v[2]) + std::fabs(v[3]))) +
+              ((std::fabs(v[4]) + std::fabs(v[5])) + std::fabs(v[6]));
+  }
+  for (int i = 0; i < 3; ++i) {
+    const double bound = 0x1p-49 * mass[i];  // gamma_6 < 2^-50 bounds the error of lo, in any order
+    double r, d;
+    two_sum(hi[i], lo[i], r, d);
+    const double mag = std::fabs(r);
+    // Half the smaller gap to r's neighbours: ulp(r) / 2, or ulp(r) / 4 when |r| is a power of
+    // two (the bit pattern is only used when mag is in range).
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(mag);
+    const double ulp = std::bit_cast<double>(((bits >> 52) - 52) << 52);
+    const double half_gap = (bits & ((std::uint64_t(1) << 52) - 1)) == 0 ? ulp / 4 : ulp / 2;
+    // mag: also r == 0, which ExactSum gives as +0. The margin 2^-10 covers the rounding of the
+    // left side (relative 2^-53).
+    ok[i] = ok[i] & (mag >= 0x1p-900) & (mag <= 0x1p900) & (std::fabs(d) + 2 * bound < half_gap * (1 - 0x1p-10));
+    out[i] = r;
+  }
+}
+
+}  // namespace
+
 Pose centred_pose(const Pose& pose, const Vec3& first_centre, const Vec3& second_centre) {
   const Mat3 M = pose.matrix();
   Pose out = pose;
+  double fast[3];
+  bool ok[3];
+  rounded_rows(M, second_centre, pose.translation, first_centre, fast, ok);
   for (int i = 0; i < 3; ++i) {
+    if (ok[i]) {
+      out.translation[i] = fast[i];
+      continue;
+    }
     ExactSum t;
     for (int j = 0; j < 3; ++j) t.add_product(M(i, j), second_centre[j]);
     t.add(pose.translation[i]).sub(first_centre[i]);

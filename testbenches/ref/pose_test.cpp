@@ -2,10 +2,14 @@
 // every kind of bad line.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/exact_sum.hpp"
 #include "kdopcd/pose.hpp"
 
 using namespace kdopcd;
@@ -70,4 +74,44 @@ TEST(Pose, BadLinesNameFileAndLine) {
 
 TEST(Pose, MissingFileIsAnInputError) {
   EXPECT_THROW(load_poses("/nonexistent/kdopcd/poses.txt"), InputError);
+}
+
+// centred_pose takes a double-precision path when its error bound proves the result, else the
+// big-integer sum; both must give the big-integer sum's correctly rounded value, bit for bit.
+// Random poses and centres at many magnitudes, plus the hard cases: short mantissas (exact sums
+// and ties), near-total cancellation, zeros, identity and near-identity rotations.
+TEST(Pose, CentredPoseIsTheCorrectlyRoundedExactSum) {
+  std::mt19937_64 gen(20261124);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> exponent(-60, 60);
+  for (int it = 0; it < 300000; ++it) {
+    Pose pose;
+    Eigen::Quaterniond q(u(gen), u(gen), u(gen), u(gen));
+    if (it % 7 == 0) q = Eigen::Quaterniond(1, 0, 0, 0);
+    if (it % 11 == 0) q = Eigen::Quaterniond(1, 0, 0, 1e-9 * u(gen));
+    pose.rotation = q.normalized();
+    const int mode = it % 3;
+    auto value = [&] {
+      double x = u(gen) * std::ldexp(1.0, mode == 0 ? exponent(gen) : mode == 1 ? 0 : exponent(gen) / 10);
+      if (it % 5 == 0) x = std::round(x * 1024) / 1024;
+      return x;
+    };
+    Vec3 c1(value(), value(), value()), c2(value(), value(), value());
+    pose.translation = Vec3(value(), value(), value());
+    if (it % 13 == 0) {
+      pose.translation = c1 - pose.matrix() * c2;
+      pose.translation[it % 3] += value() * 1e-12;
+    }
+    if (it % 17 == 0) c2[1] = 0;
+    if (it % 19 == 0) c1[2] = 1e-300;  // outside the double path's range
+    const Pose out = centred_pose(pose, c1, c2);
+    const Mat3 M = pose.matrix();
+    for (int i = 0; i < 3; ++i) {
+      ExactSum t;
+      for (int j = 0; j < 3; ++j) t.add_product(M(i, j), c2[j]);
+      t.add(pose.translation[i]).sub(c1[i]);
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(out.translation[i]), std::bit_cast<std::uint64_t>(t.rounded()))
+          << "iteration " << it << " row " << i;
+    }
+  }
 }

@@ -7,6 +7,7 @@
 // centroid projection (ties broken by triangle index). Centroids are taken relative to centre(),
 // so the structure does not depend on where the file put the object. The tree is therefore balanced: depth
 // <= ceil(log2(triangles)), which bounds the hardware stack and the GPU binary stack.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +38,10 @@ class DerivedCache {
   // The entry (kind, s, p1, p2), made by make() under the lock if missing (so make() must not
   // call get() of the same cache). `kind` names the
   // value's type for the caller (see sat_fixed.cpp, collide.cpp); a kind is always used with one T.
+  // Distinct for every cache made in this process (addresses can be reused): a memo of values
+  // fetched from this cache may key on it.
+  std::uint64_t id() const { return id_; }
+
   template <class T>
   std::shared_ptr<const T> get(int kind, double s, int p1, int p2, const std::function<T()>& make) {
     std::lock_guard lock(mutex_);
@@ -58,6 +63,11 @@ class DerivedCache {
     int p1, p2;
     std::shared_ptr<const void> value;
   };
+  static std::uint64_t next_id() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+  }
+  const std::uint64_t id_ = next_id();
   std::mutex mutex_;
   std::vector<Entry> entries_;
 };
