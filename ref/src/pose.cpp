@@ -82,19 +82,21 @@ inline void two_sum(double a, double b, double& s, double& err) {
   err = (a - (s - bb)) + (b - bb);
 }
 
-// a * b - fl(a * b), exactly. An fma where it is one instruction; elsewhere (x86-64 without FMA,
-// where a call to the library's fma cost a third of the row) Dekker's product, which is exact
-// there because a target without fused multiply-add cannot contract the expression into one.
-inline double product_error(double a, double b, double p) {
-#ifdef FP_FAST_FMA
-  return std::fma(a, b, -p);
-#else
-  constexpr double kSplit = 134217729.0;  // 2^27 + 1: Veltkamp's split into two 26-bit halves
-  const double ca = kSplit * a, cb = kSplit * b;
-  const double ah = ca - (ca - a), al = a - ah;
-  const double bh = cb - (cb - b), bl = b - bh;
-  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-#endif
+// a * b - fl(a * b), exactly: an fma, or Dekker's product (Veltkamp's split into 26-bit halves),
+// which is exact in round-to-nearest without contraction (this file is compiled with
+// -ffp-contract=off). A call to the library's fma cost a third of centred_pose, so the fma is
+// taken only where it is one instruction (kFma: the target has one).
+template <bool kFma>
+[[gnu::always_inline]] inline double product_error(double a, double b, double p) {
+  if constexpr (kFma) {
+    return std::fma(a, b, -p);
+  } else {
+    constexpr double kSplit = 134217729.0;  // 2^27 + 1
+    const double ca = kSplit * a, cb = kSplit * b;
+    const double ah = ca - (ca - a), al = a - ah;
+    const double bh = cb - (cb - b), bl = b - bh;
+    return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  }
 }
 
 // A row of centred_pose, M_i . c2 + t_i - c1_i, as ExactSum::rounded gives it (the nearest
@@ -119,7 +121,9 @@ inline bool fast_range(double x) {
 // The three rows side by side, with no branch until the end: each row is one long chain of
 // dependent additions, and interleaving the rows lets them overlap. Sets ok[i] where out[i] is
 // the row's rounded sum.
-void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, double out[3], bool ok[3]) {
+template <bool kFma>
+[[gnu::always_inline]] inline void rounded_rows_impl(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1,
+                                                     double out[3], bool ok[3]) {
   bool in_range = true;
   for (int j = 0; j < 3; ++j) in_range &= fast_range(c2[j]);
   double hi[3], lo[3], mass[3];
@@ -129,7 +133,7 @@ void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, 
     for (int j = 0; j < 3; ++j) {
       row_in_range &= fast_range(M(i, j));
       p[j] = M(i, j) * c2[j];
-      v[j] = product_error(M(i, j), c2[j], p[j]);
+      v[j] = product_error<kFma>(M(i, j), c2[j], p[j]);
     }
     ok[i] = row_in_range;
     double h01, h2t;
@@ -157,6 +161,27 @@ void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, 
     out[i] = r;
   }
 }
+
+#if defined(FP_FAST_FMA) || defined(__FMA__)
+void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, double out[3], bool ok[3]) {
+  rounded_rows_impl<true>(M, c2, t, c1, out, ok);
+}
+#elif defined(__x86_64__) && defined(__GNUC__)
+// Built for x86-64 without FMA: the fma instruction where the processor has it.
+[[gnu::target("fma")]] void rounded_rows_fma(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1,
+                                             double out[3], bool ok[3]) {
+  rounded_rows_impl<true>(M, c2, t, c1, out, ok);
+}
+void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, double out[3], bool ok[3]) {
+  static const bool has_fma = __builtin_cpu_supports("fma");
+  if (has_fma) return rounded_rows_fma(M, c2, t, c1, out, ok);
+  rounded_rows_impl<false>(M, c2, t, c1, out, ok);
+}
+#else
+void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, double out[3], bool ok[3]) {
+  rounded_rows_impl<false>(M, c2, t, c1, out, ok);
+}
+#endif
 
 }  // namespace
 
