@@ -74,8 +74,7 @@ std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose) {
 
 namespace {
 
-// Error-free transformations (round to nearest, no overflow or underflow): a + b = s + err and
-// a * b = p + err exactly.
+// An error-free transformation (round to nearest, no overflow): a + b = s + err exactly.
 inline void two_sum(double a, double b, double& s, double& err) {
   s = a + b;
   const double bb = s - a;
@@ -128,7 +127,9 @@ template <bool kFma>
   for (int j = 0; j < 3; ++j) in_range &= fast_range(c2[j]);
   double hi[3], lo[3], mass[3];
   for (int i = 0; i < 3; ++i) {
-    bool row_in_range = in_range & fast_range(t[i]) & fast_range(c1[i]);
+    bool row_in_range = in_range;
+    row_in_range &= fast_range(t[i]);
+    row_in_range &= fast_range(c1[i]);
     double p[3], v[7];  // v: the error terms
     for (int j = 0; j < 3; ++j) {
       row_in_range &= fast_range(M(i, j));
