@@ -48,7 +48,9 @@ std::unique_ptr<Scene> make_scene(const std::string& a, const std::string& b, do
 }
 
 const Scene& scene(int i) {
-  static const std::unique_ptr<Scene> scenes[] = {make_scene("cow", "cow", 0.5), make_scene("elephant", "hand", 1.0)};
+  // The scenes of the v2 top's testbench (top_v2_tb), with the same pose-class rotations.
+  static const std::unique_ptr<Scene> scenes[] = {make_scene("cow", "cow", 0.5), make_scene("elephant", "hand", 1.0),
+                                                  make_scene("mushroom", "couplingdown", 0.8)};
   return *scenes[i];
 }
 
@@ -101,11 +103,11 @@ TEST_P(MixedRun, EqualsModelCycleForCycle) {
 }
 
 std::string matrix_name(const ::testing::TestParamInfo<std::tuple<int, int>>& info) {
-  static const char* const scenes[] = {"cow_cow", "elephant_hand"};
+  static const char* const scenes[] = {"cow_cow", "elephant_hand", "mushroom_couplingdown"};
   static const char* const configs[] = {"none", "sat", "tri", "ctrl", "fetch", "all", "top"};
   return std::string(scenes[std::get<0>(info.param)]) + "_" + configs[std::get<1>(info.param)];
 }
-INSTANTIATE_TEST_SUITE_P(Matrix, MixedRun, ::testing::Combine(::testing::Values(0, 1), ::testing::Values(0, 1, 2, 3, 4, 5, 6)),
+INSTANTIATE_TEST_SUITE_P(Matrix, MixedRun, ::testing::Combine(::testing::Values(0, 1, 2), ::testing::Values(0, 1, 2, 3, 4, 5, 6)),
                          matrix_name);
 
 // The other descent rules reach the engine's rule input; all blocks verilated.
