@@ -117,27 +117,37 @@ module kdopcd_v2_engine #(
   logic finish, overflow_q, done_q;
 
   // ------------------------------------------------------------------------------- pending set
-  logic [PCW-1:0] pend_cnt, pend_next, limit;
+  // The widths of the scheduler's credit sums (below); lim_q: the pending limit less -2 .. 3.
+  localparam int RW = $clog2(PENDING_DEPTH + 2 * PAIRS_IN_FLIGHT + TRI_QUEUE + 8);
+  logic [RW-1:0]  lim_q [6];
+  logic [RW-1:0]  lim_d [6];
+  logic [PCW-1:0] pend_cnt, limit_d;
+  logic [1:0]     pend_grow_keep, pend_grow_pop;
   pair_t          pend_top, push_first, push_second;
-  logic           pend_pop, pend_push, pend_ovf;
+  logic           pend_pop, pend_push, pend_ovf, pend_empty_next;
   pair_t          root;
 
-  assign root  = '0;
-  assign limit = (pending_limit_i == '0 || 32'(pending_limit_i) > PENDING_DEPTH) ? PCW'(PENDING_DEPTH)
+  // The limit is taken at START and held for the query (a write to PENDING_LIMIT during a query
+  // counts from the next one): the scheduler's credit comparison then starts at a register.
+  assign root    = '0;
+  assign limit_d = (pending_limit_i == '0 || 32'(pending_limit_i) > PENDING_DEPTH) ? PCW'(PENDING_DEPTH)
                                                                                   : pending_limit_i;
 
   kdopcd_v2_pending #(.DEPTH(PENDING_DEPTH), .EW(PAIR_W)) u_pending (
     .clk_i, .rst_ni,
     .init_i       (start_i),
     .init_data_i  (root),
-    .limit_i      (limit),
+    .limit_i      (PCW'(lim_q[2])),
+    .limit_less_i (PCW'(lim_q[3])),
     .pop_i        (pend_pop),
     .top_o        (pend_top),
     .push_i       (pend_push),
     .push_first_i (push_first),
     .push_second_i(push_second),
     .count_o      (pend_cnt),
-    .count_next_o (pend_next),
+    .empty_next_o (pend_empty_next),
+    .grow_keep_o  (pend_grow_keep),
+    .grow_pop_o   (pend_grow_pop),
     .overflow_o   (pend_ovf)
   );
 
@@ -170,15 +180,58 @@ module kdopcd_v2_engine #(
   );
 
   // ------------------------------------------------------------------------------- scheduler
-  // Credits from the state at the start of the clock (model: pending0, flight0, tri0).
+  // Credits from the state at the start of the clock (model: pending0, flight0, tri0). The sums
+  // are as wide as their largest value, not 32 bits: they are the first half of the clock's
+  // longest path (credit, issue, the pending set's next count).
+  //
+  // The pending credit pend_cnt + 2 flight_q < limit is itself a register (room_q), and so is its
+  // left side (reserve_q). In a clock the reserve changes by d = -2 .. 3 (children kept, a pop, a
+  // verdict leaving the flight), and room' = reserve_q + d < limit = reserve_q < limit - d: the six
+  // limits less d are registers taken at START (lim_q[d + 2], 0 where negative), the six
+  // comparisons and sums are made from registers, and the issue only selects.
   logic issue, slot_free, pending_room, tri_room;
+  logic          room_q, room_d;
+  logic [RW-1:0] reserve_q, reserve_d;
+  logic [5:0]    room_if;             // room_if[e]: reserve_q + e - 2 < limit
+  logic [RW-1:0] reserve_if [6];      // reserve_q + e - 2
+  logic [2:0]    e_keep, e_pop;       // d + 2 without and with this clock's pop
   always_comb begin
-    slot_free    = 32'(flight_q) < PAIRS_IN_FLIGHT;
-    pending_room = 32'(pend_cnt) + 2 * 32'(flight_q) + 1 <= 32'(limit) || flight_q == '0;
-    tri_room     = 32'(tq_cnt) + 32'(flight_q) + 1 <= TRI_QUEUE;
+    slot_free    = RW'(flight_q) < RW'(PAIRS_IN_FLIGHT);
+    pending_room = room_q || flight_q == '0;
+    tri_room     = RW'(tq_cnt) + RW'(flight_q) < RW'(TRI_QUEUE);
     issue        = running_q && pend_cnt != '0 && slot_free && pending_room && tri_room;
   end
   assign pend_pop        = issue;
+
+  always_comb begin
+    for (int e = 0; e < 6; e++) begin
+      room_if[e]    = reserve_q < lim_q[e];
+      reserve_if[e] = reserve_q + RW'(e) - RW'(2);
+      lim_d[e]      = 32'(limit_d) + 2 < e ? '0 : RW'(limit_d) + RW'(2) - RW'(e);
+    end
+    // keep: d = grow_keep - 2 sat_valid; pop: d = 1 + grow_pop - 2 sat_valid
+    e_keep = 3'(pend_grow_keep) + 3'd2 - (3'(sat_valid_i) << 1);
+    e_pop  = 3'(pend_grow_pop) + 3'd3 - (3'(sat_valid_i) << 1);
+    if (start_i) begin  // the root alone, nothing in flight
+      room_d    = PCW'(1) < limit_d;
+      reserve_d = RW'(1);
+    end else begin
+      room_d    = issue ? room_if[e_pop] : room_if[e_keep];
+      reserve_d = issue ? reserve_if[e_pop] : reserve_if[e_keep];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      room_q    <= 1'b1;
+      reserve_q <= '0;
+      for (int e = 0; e < 6; e++) lim_q[e] <= RW'(PENDING_DEPTH + 2 - e);
+    end else begin
+      room_q    <= room_d;
+      reserve_q <= reserve_d;
+      if (start_i) for (int e = 0; e < 6; e++) lim_q[e] <= lim_d[e];
+    end
+  end
   assign node_raddr_o = {pend_top.s, pend_top.f};
 
   logic [63:0] link_f, link_s;  // the link words of the pair issued RAM_LAT clocks ago
@@ -272,10 +325,23 @@ module kdopcd_v2_engine #(
   assign cq_pop = running_q && cq_cnt != '0 && m_axis_tready_i;
   assign cq_push = running_q && tri_out_valid && tri_out_hit;
   assign cq_in   = tri_out_id;
+  // The credit is cq_after + tri_flight_q - tri_out_valid + 1 <= CONTACT_QUEUE. A verdict that
+  // leaves the unit either enters the contact queue (a hit: no change) or frees its place (a miss),
+  // and a pop frees one: so the sum is the registered cq_cnt + tri_flight_q less 0, 1 or 2, and
+  // the three comparisons are made on registers, the late pop and verdict only select.
+  localparam int CRW = $clog2(CONTACT_QUEUE + TRI_LAT + RAM_LAT + 4);
+  logic [CRW-1:0] cq_owed;
+  logic           credit_0, credit_1, credit_2;
+  logic [1:0]     freed;
   always_comb begin
     cq_after   = (CQW+1)'(cq_cnt) - (CQW+1)'(cq_pop) + (CQW+1)'(cq_push);
     tri_ready  = running_q && tq_cnt != '0 && ii_cnt_q == '0;
-    tri_credit = 32'(cq_after) + 32'(tri_flight_q) - 32'(tri_out_valid) + 1 <= CONTACT_QUEUE;
+    cq_owed    = CRW'(cq_cnt) + CRW'(tri_flight_q);
+    credit_0   = cq_owed < CRW'(CONTACT_QUEUE);
+    credit_1   = cq_owed < CRW'(CONTACT_QUEUE + 1);
+    credit_2   = cq_owed < CRW'(CONTACT_QUEUE + 2);
+    freed      = 2'(tri_out_valid && !(running_q && tri_out_hit)) + 2'(cq_pop);
+    tri_credit = freed == 2'd2 ? credit_2 : (freed == 2'd1 ? credit_1 : credit_0);
     tri_start  = tri_ready && tri_credit;
     tri_stall  = tri_ready && !tri_credit;
   end
@@ -315,9 +381,12 @@ module kdopcd_v2_engine #(
     flight_d     = flight_q + FW'(issue) - FW'(sat_valid);
     tri_flight_d = tri_flight_q + TFW'(tri_start) - TFW'(tri_out_valid);
     ii_cnt_d     = tri_start ? ($clog2(TRI_II+1))'(TRI_II - 1) : (ii_cnt_q != '0 ? ii_cnt_q - 1'b1 : ii_cnt_q);
+    // flight_d == 0 and the triangle queue's next count == 0, written so that issue and
+    // tri_start only select (a verdict never comes back with nothing in flight).
     finish       = running_q && (pend_ovf ||
-                   (pend_next == '0 && flight_d == '0 && 32'(tq_cnt) + 32'(job_push) - 32'(tri_start) == 0 &&
-                    tri_flight_d == '0 && cq_after == '0));
+                   (pend_empty_next && !issue && flight_q == FW'(sat_valid) &&
+                    (tri_start ? tq_cnt == TQW'(1) && !job_push : tq_cnt == '0 && !job_push) &&
+                    !tri_start && tri_flight_q == TFW'(tri_out_valid) && cq_after == '0));
     running_d    = start_i ? 1'b1 : (finish ? 1'b0 : running_q);
     if (start_i) ii_cnt_d = '0;
   end
@@ -349,9 +418,50 @@ module kdopcd_v2_engine #(
   // ------------------------------------------------------------------------------- counters
   logic [63:0] cnt_q [NCNT];
   logic [63:0] cnt_d [NCNT];
-  logic [63:0] tq_after_push, cq_after_push;
-  assign tq_after_push = 64'(tq_cnt) - 64'(tri_start) + 64'd1;
-  assign cq_after_push = 64'(cq_cnt) - 64'(cq_pop) + 64'd1;
+  // The three high-water marks never exceed their structure's size: they are kept as narrow
+  // registers and compared with counts taken from registers, the late decisions (issue,
+  // tri_start) only select. MAX_PENDING is the largest count the pending set reached: the largest
+  // of the registered counts so far (max_pend_q) and the current one, so no comparison follows
+  // the pending set's next count.
+  logic [PCW-1:0] max_pend_q, max_pend_d, max_pend;
+  logic [TQW-1:0] max_tq_q, max_tq_d;
+  logic [CQW-1:0] max_cq_q, max_cq_d;
+  logic [TQW-1:0] tq_plus_one;
+  logic [CQW-1:0] cq_plus_one;
+  assign tq_plus_one = tq_cnt + TQW'(1);
+  assign cq_plus_one = cq_cnt + CQW'(1);
+  assign max_pend    = pend_cnt > max_pend_q ? pend_cnt : max_pend_q;
+
+  always_comb begin
+    max_pend_d = max_pend_q;
+    max_tq_d   = max_tq_q;
+    max_cq_d   = max_cq_q;
+    if (running_q) begin
+      max_pend_d = max_pend;
+      // after the push: tq_cnt - tri_start + 1 (a start never takes the pushed job)
+      if (job_push && (tri_start ? tq_cnt > max_tq_q : tq_plus_one > max_tq_q))
+        max_tq_d = tri_start ? tq_cnt : tq_plus_one;
+      if (cq_push && (cq_pop ? cq_cnt > max_cq_q : cq_plus_one > max_cq_q))
+        max_cq_d = cq_pop ? cq_cnt : cq_plus_one;
+    end
+    if (start_i) begin
+      max_pend_d = '0;  // the root is counted from the pending set's count, 1 after START
+      max_tq_d   = '0;
+      max_cq_d   = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      max_pend_q <= '0;
+      max_tq_q   <= '0;
+      max_cq_q   <= '0;
+    end else begin
+      max_pend_q <= max_pend_d;
+      max_tq_q   <= max_tq_d;
+      max_cq_q   <= max_cq_d;
+    end
+  end
 
   always_comb begin
     for (int i = 0; i < NCNT; i++) cnt_d[i] = cnt_q[i];
@@ -364,22 +474,15 @@ module kdopcd_v2_engine #(
       if (job_push) cnt_d[kdopcd_v2_pkg::CNT_LEAF_PAIRS] = cnt_q[kdopcd_v2_pkg::CNT_LEAF_PAIRS] + 64'd1;
       if (tri_start) cnt_d[kdopcd_v2_pkg::CNT_TRIANGLE_TESTS] = cnt_q[kdopcd_v2_pkg::CNT_TRIANGLE_TESTS] + 64'd1;
       if (cq_pop) cnt_d[kdopcd_v2_pkg::CNT_CONTACTS] = cnt_q[kdopcd_v2_pkg::CNT_CONTACTS] + 64'd1;
-      if (64'(pend_next) > cnt_q[kdopcd_v2_pkg::CNT_MAX_PENDING])
-        cnt_d[kdopcd_v2_pkg::CNT_MAX_PENDING] = 64'(pend_next);
       if (pend_cnt != '0 && !issue)
         cnt_d[kdopcd_v2_pkg::CNT_STALL_CYCLES] = cnt_q[kdopcd_v2_pkg::CNT_STALL_CYCLES] + 64'd1;
       if (tri_stall)
         cnt_d[kdopcd_v2_pkg::CNT_TRIANGLE_STALL_CYCLES] = cnt_q[kdopcd_v2_pkg::CNT_TRIANGLE_STALL_CYCLES] + 64'd1;
-      if (job_push && tq_after_push > cnt_q[kdopcd_v2_pkg::CNT_MAX_TRIANGLE_QUEUE])
-        cnt_d[kdopcd_v2_pkg::CNT_MAX_TRIANGLE_QUEUE] = tq_after_push;
-      if (cq_push && cq_after_push > cnt_q[kdopcd_v2_pkg::CNT_MAX_CONTACT_QUEUE])
-        cnt_d[kdopcd_v2_pkg::CNT_MAX_CONTACT_QUEUE] = cq_after_push;
       if (sat_in_valid) cnt_d[kdopcd_v2_pkg::CNT_SAT_ISSUES] = cnt_q[kdopcd_v2_pkg::CNT_SAT_ISSUES] + 64'd1;
     end
     if (start_i) begin
       for (int i = 0; i < NCNT; i++)
         if (i != 32'(kdopcd_v2_pkg::CNT_LOAD_CYCLES) && i != 32'(kdopcd_v2_pkg::CNT_LOAD_BEATS)) cnt_d[i] = '0;
-      cnt_d[kdopcd_v2_pkg::CNT_MAX_PENDING] = 64'd1;  // the root
     end
   end
 
@@ -391,7 +494,15 @@ module kdopcd_v2_engine #(
     end
   end
   for (genvar i = 0; i < NCNT; i++) begin : g_cnt_out
-    assign counters_o[i*64 +: 64] = cnt_q[i];
+    if (i == kdopcd_v2_pkg::CNT_MAX_PENDING) begin : g_max_pending
+      assign counters_o[i*64 +: 64] = 64'(max_pend);
+    end else if (i == kdopcd_v2_pkg::CNT_MAX_TRIANGLE_QUEUE) begin : g_max_tri_queue
+      assign counters_o[i*64 +: 64] = 64'(max_tq_q);
+    end else if (i == kdopcd_v2_pkg::CNT_MAX_CONTACT_QUEUE) begin : g_max_contact_queue
+      assign counters_o[i*64 +: 64] = 64'(max_cq_q);
+    end else begin : g_counter
+      assign counters_o[i*64 +: 64] = cnt_q[i];
+    end
   end
 
   logic unused;

@@ -60,6 +60,18 @@ module kdopcd_v2_loader #(
   localparam int REC_W      = NODE_BEATS * W;  // the shift register holds the longer record
   localparam int BYTES      = W / 8;
   localparam int BEAT_SH    = $clog2(BYTES);
+  // Beats of the longest section that fits (a longer one is refused before any read) are below
+  // 2^BLW: the width of the beat count, so that its burst arithmetic is a short carry chain.
+  localparam int NODE_SEC_W = NODE_AW + $clog2(NODE_BEATS) + 1;
+  localparam int TRI_SEC_W  = TRI_AW + $clog2(TRI_BEATS) + 1;
+  localparam int BLW        = NODE_SEC_W > TRI_SEC_W ? NODE_SEC_W : TRI_SEC_W;
+  // A burst is cut at the next 4 KiB boundary when fewer than BURST_MAX beats are left to it,
+  // i.e. when the address within the 4 KiB page is above NEAR_4K.
+  localparam int NEAR_4K = 4096 - (BURST_MAX << BEAT_SH);
+
+  if (BURST_MAX < 1 || BURST_MAX > 256 || NEAR_4K < 0 || BLW > 40) begin : g_param_check
+    $error("kdopcd_v2_loader: BURST_MAX must be 1..256 beats and at most 4 KiB, the sections at most 2^40 beats");
+  end
 
   typedef enum logic [2:0] {
     StIdle,
@@ -79,7 +91,7 @@ module kdopcd_v2_loader #(
   state_e           state_q, state_d;
   section_e         sec_q, sec_d;
   logic [ADDR_W-1:0] addr_q, addr_d;          // next beat's byte address
-  logic [39:0]      beats_left_q, beats_left_d;  // beats of the section still to request
+  logic [BLW-1:0]   beats_left_q, beats_left_d;  // beats of the section still to request
   logic [8:0]       burst_q, burst_d;         // beats of the burst in flight
   logic [5:0]       beat_in_rec_q, beat_in_rec_d;
   logic [31:0]      rec_idx_q, rec_idx_d;
@@ -100,8 +112,12 @@ module kdopcd_v2_loader #(
   logic [39:0]      sec_beats [4];
   logic [ADDR_W-1:0] sec_base [4];
   logic             fits;
-  logic [12:0]      to_4k;      // beats to the next 4 KiB boundary (up to 4096 / BYTES)
+  logic [8:0]       burst_cap;  // BURST_MAX, or fewer at a 4 KiB boundary
+  logic [BLW-1:0]   beats_after;  // beats_left_q - burst_cap, used when not sec_ends
+  logic             sec_ends;     // beats_left_q < burst_cap: the burst takes the rest
   logic [8:0]       burst_len;
+  logic [12:0]      page_next;  // the address within the 4 KiB page after the burst, and its carry
+  logic [ADDR_W-1:0] addr_next;
 
   assign sec_is_node = sec_q == SecFirstNodes || sec_q == SecSecondNodes;
   assign sec_tree    = sec_q == SecSecondNodes || sec_q == SecSecondTris;
@@ -123,12 +139,29 @@ module kdopcd_v2_loader #(
                 33'(nodes0) <= 33'(1) << NODE_AW && 33'(nodes1) <= 33'(1) << NODE_AW &&
                 33'(tris0) <= 33'(1) << TRI_AW && 33'(tris1) <= 33'(1) << TRI_AW;
 
-  // Beats to the next 4 KiB boundary, the burst length.
+  // Beats to the next 4 KiB boundary, the burst length: min(BURST_MAX, to_4k, beats_left_q), and
+  // the next address. The three candidates (the rest of the section, the beats to the boundary,
+  // BURST_MAX) are each compared and added to the address from registers in parallel; the
+  // comparisons then only select. The page number takes the carry of the 13-bit page sum (carry
+  // select), so no full-width adder follows the burst length.
+  logic             near_4k, bl_high_zero, bl_lt_4k, bl_lt_max;
+  logic [8:0]       to_4k;
+  logic [12:0]      page_ends, page_4k, page_max;
   always_comb begin
-    to_4k     = (13'h1000 - 13'(addr_q[11:0])) >> BEAT_SH;
-    burst_len = 9'(BURST_MAX);
-    if (to_4k < 13'(burst_len)) burst_len = 9'(to_4k);
-    if (beats_left_q < 40'(burst_len)) burst_len = 9'(beats_left_q);
+    near_4k     = 32'(addr_q[11:0]) > NEAR_4K;  // to_4k < BURST_MAX
+    to_4k       = 9'((13'h1000 - 13'(addr_q[11:0])) >> BEAT_SH);  // where near_4k: at most BURST_MAX
+    burst_cap   = near_4k ? to_4k : 9'(BURST_MAX);
+    bl_high_zero = (beats_left_q >> 9) == '0;
+    bl_lt_4k    = 9'(beats_left_q) < to_4k;
+    bl_lt_max   = 9'(beats_left_q) < 9'(BURST_MAX);
+    sec_ends    = bl_high_zero && (near_4k ? bl_lt_4k : bl_lt_max);  // beats_left_q < burst_cap
+    burst_len   = sec_ends ? 9'(beats_left_q) : burst_cap;
+    beats_after = beats_left_q - BLW'(burst_cap);
+    page_ends   = 13'(addr_q[11:0]) + (13'(9'(beats_left_q)) << BEAT_SH);
+    page_4k     = 13'(addr_q[11:0]) + (13'(to_4k) << BEAT_SH);
+    page_max    = 13'(addr_q[11:0]) + 13'(BURST_MAX << BEAT_SH);
+    page_next   = sec_ends ? page_ends : (near_4k ? page_4k : page_max);
+    addr_next   = {page_next[12] ? addr_q[ADDR_W-1:12] + (ADDR_W-12)'(1) : addr_q[ADDR_W-1:12], page_next[11:0]};
   end
 
   always_comb begin
@@ -167,7 +200,7 @@ module kdopcd_v2_loader #(
           end else begin
             sec_d         = SecFirstNodes;
             addr_d        = sec_base[0];
-            beats_left_d  = sec_beats[0];
+            beats_left_d  = BLW'(sec_beats[0]);
             beat_in_rec_d = '0;
             rec_idx_d     = '0;
             state_d       = StAddr;
@@ -179,8 +212,8 @@ module kdopcd_v2_loader #(
           state_d = StFlush;
         end else if (m_axi_arready_i) begin
           burst_d      = burst_len;
-          beats_left_d = beats_left_q - 40'(burst_len);
-          addr_d       = addr_q + (ADDR_W'(burst_len) << BEAT_SH);
+          beats_left_d = sec_ends ? '0 : beats_after;
+          addr_d       = addr_next;
           state_d      = StData;
         end
       end
@@ -214,7 +247,7 @@ module kdopcd_v2_loader #(
             default:        sec_d = SecSecondTris;
           endcase
           addr_d        = sec_base[sec_q + 2'd1];
-          beats_left_d  = sec_beats[sec_q + 2'd1];
+          beats_left_d  = BLW'(sec_beats[sec_q + 2'd1]);
           beat_in_rec_d = '0;
           rec_idx_d     = '0;
           state_d       = StAddr;

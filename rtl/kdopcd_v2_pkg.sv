@@ -91,7 +91,7 @@ package kdopcd_v2_pkg;
   localparam logic [11:0] REG_CONTROL = 12'h010;  // wo: START, CLEAR, LOAD (one-cycle pulses)
   localparam logic [11:0] REG_STATUS = 12'h014;  // ro: BUSY, DONE, OVERFLOW, BUS_ERROR, IDLE, LOADED, LOAD_ERROR
   localparam logic [11:0] REG_QUERY = 12'h018;  // rw: [7:0] axes n (0 or K), [9:8] descent rule
-  localparam logic [11:0] REG_PENDING_LIMIT = 12'h01C;  // rw: [23:0] pending set entries to use (0 = PENDING_DEPTH)
+  localparam logic [11:0] REG_PENDING_LIMIT = 12'h01C;  // rw: [23:0] pending set entries to use (0 = PENDING_DEPTH), taken at START
   localparam logic [11:0] REG_A_NODE_BASE = 12'h020;  // rw: first tree's node section (64 bits, low word first)
   localparam logic [11:0] REG_A_TRI_BASE = 12'h028;  // rw: first tree's triangle section
   localparam logic [11:0] REG_B_NODE_BASE = 12'h030;  // rw: second tree's node section

@@ -285,11 +285,17 @@ module kdopcd_v2_regs #(
   assign axis_wr       = wr_en && wr_idx >= idx(kdopcd_v2_pkg::REG_AXIS_TABLE) && 32'(axis_wr_entry) < K &&
                          32'(axis_wr_word) < AxisWords;
 
+  // Each byte is its own enabled register, written straight from the bus (no read-modify-write
+  // of a word chosen by an index): the 24 x 6 words cost their enables, not a multiplexer per bit.
   for (genvar a = 0; a < K; a++) begin : g_axis
     logic [AxisWords*32-1:0] entry_q;
-    always_ff @(posedge clk_i) begin
-      if (axis_wr && 32'(axis_wr_entry) == a)
-        entry_q[32*axis_wr_word +: 32] <= merge(entry_q[32*axis_wr_word +: 32], s_axil_wdata_i, wr_mask);
+    for (genvar w = 0; w < AxisWords; w++) begin : g_word
+      for (genvar b = 0; b < 4; b++) begin : g_byte
+        always_ff @(posedge clk_i) begin
+          if (axis_wr && 32'(axis_wr_entry) == a && 32'(axis_wr_word) == w && s_axil_wstrb_i[b])
+            entry_q[32*w + 8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
+        end
+      end
     end
     assign axis_table_o[a*AXIS_BITS +: AXIS_BITS] = entry_q[AXIS_BITS-1:0];
     if (AxisWords * 32 > AXIS_BITS) begin : g_unused

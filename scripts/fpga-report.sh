@@ -48,6 +48,12 @@ MODULES=(
   # their filelists are there (parameters at their defaults until set here). The v2 top is last,
   # so it is the design's top by default.
   "kdopcd_tri_seq|kdopcd_tri_seq|tri_seq_filelist.f|"
+  # The v2 control blocks alone, at the top's parameters: their clock is the top's unless a
+  # datapath is slower, and they take minutes instead of the whole top's hour.
+  "kdopcd_v2_engine|kdopcd_v2_engine|v2_filelist.f|-set NODE_AW 14 -set TRI_AW 13"
+  "kdopcd_v2_loader|kdopcd_v2_loader|v2_filelist.f|"
+  "kdopcd_v2_regs|kdopcd_v2_regs|v2_filelist.f|"
+  "kdopcd_v2_fetch|kdopcd_v2_fetch|v2_filelist.f|-set NODE_AW 14 -set TRI_AW 13"
   # The v2 top with tree RAMs of 2^14 nodes and 2^13 triangles per tree (cow/cow fits; the
   # verilated top has the contract's 2^18 / 2^17 for the largest test scenes).
   # It is synthesized hierarchically ("hier", see synth below): flattened before mapping it needs

@@ -26,6 +26,7 @@ EngineCtrl::EngineCtrl(sc_core::sc_module_name name) : sc_module(name) {
 void EngineCtrl::reset() {
   running_ = done_ = overflow_ = false;
   flight_ = tri_flight_ = ii_cnt_ = 0;
+  limit_ = std::uint32_t(c2::kPendingDepth);
   pending_.clear();
   tri_queue_.clear();
   contact_queue_.clear();
@@ -49,9 +50,7 @@ void EngineCtrl::on_clock() {
   }
   const bool start = start_i.read();
   const std::uint32_t pend_cnt = std::uint32_t(pending_.size());
-  const std::uint32_t limit = (pending_limit_i.read() == 0 || pending_limit_i.read() > std::uint32_t(c2::kPendingDepth))
-                                  ? std::uint32_t(c2::kPendingDepth)
-                                  : pending_limit_i.read();
+  const std::uint32_t limit = limit_;  // the limit this query started with
 
   // ---- scheduler: credits from the state at the start of the clock
   const bool slot_free = flight_ < std::uint32_t(c2::kPairsInFlight);
@@ -172,6 +171,10 @@ void EngineCtrl::on_clock() {
   ram_pair_[0] = pend_top;
   tri_ram_valid_[0] = tri_start;
   tri_ram_job_[0] = job_head;
+  if (start)
+    limit_ = (pending_limit_i.read() == 0 || pending_limit_i.read() > std::uint32_t(c2::kPendingDepth))
+                 ? std::uint32_t(c2::kPendingDepth)
+                 : pending_limit_i.read();
   running_ = start ? true : (finish ? false : running_);
   flight_ = flight_d;
   tri_flight_ = tri_flight_d;

@@ -69,6 +69,7 @@ class EngineCtrl : public sc_core::sc_module {
   // registered state
   bool running_ = false, done_ = false, overflow_ = false;
   std::uint32_t flight_ = 0, tri_flight_ = 0, ii_cnt_ = 0;
+  std::uint32_t limit_ = std::uint32_t(c2::kPendingDepth);  // limit_q: PENDING_LIMIT taken at START
   std::vector<Pair> pending_;  // the pending set (top = back)
   std::deque<Job> tri_queue_;
   std::deque<std::uint64_t> contact_queue_;

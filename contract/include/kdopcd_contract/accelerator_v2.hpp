@@ -85,7 +85,7 @@ inline constexpr std::uint32_t kConfig4 = 0x084;  // ro: TRI_QUEUE | CONTACT_QUE
 inline constexpr std::uint32_t kControl = 0x010;  // wo: START, CLEAR, LOAD (one-cycle pulses)
 inline constexpr std::uint32_t kStatus = 0x014;  // ro: BUSY, DONE, OVERFLOW, BUS_ERROR, IDLE, LOADED, LOAD_ERROR
 inline constexpr std::uint32_t kQuery = 0x018;  // rw: [7:0] axes n (0 or K), [9:8] descent rule
-inline constexpr std::uint32_t kPendingLimit = 0x01C;  // rw: [23:0] pending set entries to use (0 = PENDING_DEPTH)
+inline constexpr std::uint32_t kPendingLimit = 0x01C;  // rw: [23:0] pending set entries to use (0 = PENDING_DEPTH), taken at START
 inline constexpr std::uint32_t kANodeBase = 0x020;  // rw: first tree's node section (64 bits, low word first)
 inline constexpr std::uint32_t kATriBase = 0x028;  // rw: first tree's triangle section
 inline constexpr std::uint32_t kBNodeBase = 0x030;  // rw: second tree's node section
