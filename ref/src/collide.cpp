@@ -385,10 +385,13 @@ std::shared_ptr<const FixedTreeData> fixed_tree_data(const DopTree& first, const
 }
 
 // The fixed query's traversal: both trees quantized at the scene scale (once per tree and scale,
-// quantized_tree), the axes from `axes`.
+// quantized_tree), the axes from `axes`. make_triangle_test() -> TriangleTest; a template
+// parameter rather than a std::function, which would allocate for the callers' captures on
+// every query.
+template <class MakeTriangleTest>
 QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixedAxes& axes, double s,
                           const TraversalOptions& options, const FixedParams& fixed,
-                          const std::function<TriangleTest()>& make_triangle_test) {
+                          const MakeTriangleTest& make_triangle_test) {
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
   const bool own_path = narrow_fixed_params(fixed) && !kCheckFixedWidths && axes.own_structured();
