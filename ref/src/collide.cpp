@@ -10,7 +10,9 @@
 #include <array>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <utility>
 
 #include "kdopcd/error.hpp"
 #include "parallel_traverse.hpp"
@@ -155,6 +157,31 @@ bool parallel(const TraversalOptions& options) {
   return true;
 }
 
+// A value made on first use, like std::optional, whose empty state writes only its flag: g++ 12
+// zero-filled the whole std::optional (a placed-vertex cache of about 200 bytes) on every query,
+// a noticeable part of a separated one.
+template <class T>
+class LateValue {
+ public:
+  LateValue() {}
+  LateValue(const LateValue&) = delete;
+  LateValue& operator=(const LateValue&) = delete;
+  ~LateValue() {
+    if (made_) std::launder(reinterpret_cast<T*>(storage_))->~T();
+  }
+  explicit operator bool() const { return made_; }
+  template <class U>
+  void emplace(U&& value) {
+    ::new (static_cast<void*>(storage_)) T(std::forward<U>(value));
+    made_ = true;
+  }
+  T& operator*() { return *std::launder(reinterpret_cast<T*>(storage_)); }
+
+ private:
+  alignas(T) unsigned char storage_[sizeof(T)];
+  bool made_ = false;
+};
+
 // The traversal of a query, sequential or on options.threads threads. `make_triangle_test` gives
 // the triangle test for one thread (called once per thread that needs one): the lazily filled
 // per-query caches behind it (placed vertices) are per thread, so no test waits for a lock.
@@ -164,7 +191,7 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
                           const std::function<void()>& before_tasks = {}) {
   using Test = decltype(make_triangle_test());
   if (!parallel(options)) {
-    std::optional<Test> test;  // made at the first triangle test: a separated pose makes none
+    LateValue<Test> test;  // made at the first triangle test: a separated pose makes none
     auto triangle_test = [&](int tf, int ts) {
       if (!test) test.emplace(make_triangle_test());
       return (*test)(tf, ts);
@@ -385,10 +412,13 @@ std::shared_ptr<const FixedTreeData> fixed_tree_data(const DopTree& first, const
 }
 
 // The fixed query's traversal: both trees quantized at the scene scale (once per tree and scale,
-// quantized_tree), the axes from `axes`.
+// quantized_tree), the axes from `axes`. make_triangle_test() -> TriangleTest; a template
+// parameter rather than a std::function, which would allocate for the callers' captures on
+// every query.
+template <class MakeTriangleTest>
 QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixedAxes& axes, double s,
                           const TraversalOptions& options, const FixedParams& fixed,
-                          const std::function<TriangleTest()>& make_triangle_test) {
+                          const MakeTriangleTest& make_triangle_test) {
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
   const bool own_path = narrow_fixed_params(fixed) && !kCheckFixedWidths && axes.own_structured();

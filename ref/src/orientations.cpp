@@ -41,6 +41,55 @@ std::vector<Vec3> raw_half_set(int k) {
 constexpr double kFeasibleTol = 1e-9;
 constexpr double kSignTol = 1e-12;
 
+// The cube map of triple_for. A unit L lies on the ray through the cube point
+// c = sign(L_a) e_a + u e_b + v e_c, (u, v) = (L_b, L_c) / |L_a| in [-1, 1]^2, with a the axis of the
+// largest |L_a| (ties to the lower axis) and (b, c) = (a + 1, a + 2) mod 3. A triple accepts L when
+// the computed P = M_t L has every component <= kSignTol; then M_t c <= (kSignTol + a few ulps) /
+// |L_a| < 2e-12 in exact arithmetic, since |L_a| >= 1/sqrt 3. A cell lists every triple whose cone
+// M_t c <= kConeSlack meets the cell widened by kCellMargin on each side: a superset, by margins far
+// above those roundings and the rounding of (u, v), of the triples that can accept any L the cell
+// is looked up for. So the first listed triple that accepts L is the first of all triples that
+// does. triple_for uses the map only for |L_a| in [0.5, 2] (every unit vector), where these
+// bounds hold.
+constexpr double kConeSlack = 1e-6;
+constexpr double kCellMargin = 1e-6;
+
+// Whether some (u, v) in [u0, u1] x [v0, v1] has M (s e_a + u e_b + v e_c) <= kConeSlack in every
+// component. A nonempty feasible polygon (bounded by the box) has a vertex where two of its seven
+// constraint lines meet, so every such intersection is tried, each with a small tolerance; a
+// grid of points in the box is tried too. Both only ever add triples, which costs a little
+// speed, never a different answer.
+bool cone_meets_cell(const Eigen::Matrix3d& M, int a, double s, double u0, double u1, double v0, double v1) {
+  const int b = (a + 1) % 3, c = (a + 2) % 3;
+  // Constraint i: cb[i] u + cg[i] v <= cr[i].
+  double cb[7], cg[7], cr[7];
+  for (int r = 0; r < 3; ++r) {
+    cb[r] = M(r, b);
+    cg[r] = M(r, c);
+    cr[r] = kConeSlack - s * M(r, a);
+  }
+  cb[3] = -1, cg[3] = 0, cr[3] = -u0;
+  cb[4] = 1, cg[4] = 0, cr[4] = u1;
+  cb[5] = 0, cg[5] = -1, cr[5] = -v0;
+  cb[6] = 0, cg[6] = 1, cr[6] = v1;
+  auto feasible = [&](double u, double v) {
+    for (int i = 0; i < 7; ++i)
+      if (!(cb[i] * u + cg[i] * v <= cr[i] + 1e-9)) return false;
+    return true;
+  };
+  for (int i = 0; i < 7; ++i)
+    for (int j = i + 1; j < 7; ++j) {
+      const double det = cb[i] * cg[j] - cb[j] * cg[i];
+      if (std::fabs(det) < 1e-12) continue;
+      if (feasible((cr[i] * cg[j] - cr[j] * cg[i]) / det, (cb[i] * cr[j] - cb[j] * cr[i]) / det)) return true;
+    }
+  constexpr int kSamples = 8;
+  for (int i = 0; i <= kSamples; ++i)
+    for (int j = 0; j <= kSamples; ++j)
+      if (feasible(u0 + (u1 - u0) * i / kSamples, v0 + (v1 - v0) * j / kSamples)) return true;
+  return false;
+}
+
 }  // namespace
 
 OrientationSet::OrientationSet(int k) : k_(k) {
@@ -88,9 +137,65 @@ OrientationSet::OrientationSet(int k) : k_(k) {
       break;
     }
   }
+  make_cube_map();
+}
+
+void OrientationSet::make_cube_map() {
+  constexpr int G = kCubeCells;
+  cell_start_.assign(6 * G * G + 1, 0);
+  cell_triples_.clear();
+  for (int face = 0; face < 6; ++face) {
+    const int a = face / 2;
+    const double s = face % 2 ? -1.0 : 1.0;
+    for (int iu = 0; iu < G; ++iu)
+      for (int iv = 0; iv < G; ++iv) {
+        const double u0 = -1 + 2.0 * iu / G - kCellMargin, u1 = -1 + 2.0 * (iu + 1) / G + kCellMargin;
+        const double v0 = -1 + 2.0 * iv / G - kCellMargin, v1 = -1 + 2.0 * (iv + 1) / G + kCellMargin;
+        for (std::size_t t = 0; t < vertex_triples_.size(); ++t)
+          if (cone_meets_cell(inverse_transposed_[t], a, s, u0, u1, v0, v1)) cell_triples_.push_back(std::uint8_t(t));
+        cell_start_[std::size_t((face * G + iu) * G + iv) + 1] = std::uint32_t(cell_triples_.size());
+      }
+  }
+  if (vertex_triples_.size() > 256) throw std::logic_error("cube map: more vertex triples than a byte indexes");
+}
+
+bool OrientationSet::accepts(std::size_t t, const Vec3& L, FaceTriple& out) const {
+  const Vec3 P = inverse_transposed_[t] * L;
+  if (P.maxCoeff() > kSignTol) return false;
+  out.j = vertex_triples_[t];
+  if (P.minCoeff() < -1 - kFeasibleTol)  // would break the r_max <= sqrt 3 bound of the paper
+    throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
+  // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
+  for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
+  return true;
 }
 
 FaceTriple OrientationSet::triple_for(const Vec3& L) const {
+  // The cube map's cell of L (see kConeSlack), then the scan for anything else (zero, tiny, huge
+  // or non-finite L) or should no listed triple accept.
+  const double x = std::fabs(L.x()), y = std::fabs(L.y()), z = std::fabs(L.z());
+  int a = 0;
+  double m = x;
+  if (y > m) a = 1, m = y;
+  if (z > m) a = 2, m = z;
+  if (m >= 0.5 && m <= 2.0) {  // false for NaN
+    constexpr int G = kCubeCells;
+    const double inv = 1.0 / m;
+    const double u = L[(a + 1) % 3] * inv, v = L[(a + 2) % 3] * inv;
+    if (u >= -2 && u <= 2 && v >= -2 && v <= 2) {  // false for NaN
+      const int iu = std::clamp(int((u + 1) * (0.5 * G)), 0, G - 1);
+      const int iv = std::clamp(int((v + 1) * (0.5 * G)), 0, G - 1);
+      const int face = 2 * a + (L[a] < 0);
+      const std::size_t cell = std::size_t((face * G + iu) * G + iv);
+      FaceTriple out;
+      for (std::uint32_t i = cell_start_[cell]; i < cell_start_[cell + 1]; ++i)
+        if (accepts(cell_triples_[i], L, out)) return out;
+    }
+  }
+  return triple_for_scan(L);
+}
+
+FaceTriple OrientationSet::triple_for_scan(const Vec3& L) const {
   // The SIMD pre-filter passes every triple this loop would accept (its bound is far above
   // kSignTol plus any difference in rounding: |P| <= 3 or so, errors of a few ulps), so the loop
   // still takes the first triple in vertex_triples() order whose P, computed as before, passes.
@@ -99,15 +204,8 @@ FaceTriple OrientationSet::triple_for(const Vec3& L) const {
   const std::size_t count = vertex_triples_.size();
   for (std::size_t t = detail::next_triple_candidate(inverse_soa_.data(), soa_stride_, count, 0, L, kFilterBound);
        t < count; t = detail::next_triple_candidate(inverse_soa_.data(), soa_stride_, count, t + 1, L, kFilterBound)) {
-    const Vec3 P = inverse_transposed_[t] * L;
-    if (P.maxCoeff() > kSignTol) continue;
     FaceTriple out;
-    out.j = vertex_triples_[t];
-    if (P.minCoeff() < -1 - kFeasibleTol)  // would break the r_max <= sqrt 3 bound of the paper
-      throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
-    // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
-    for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
-    return out;
+    if (accepts(t, L, out)) return out;
   }
   // Every unit vector lies in some vertex normal cone: reaching here is a bug, not bad input.
   throw std::logic_error(fmt::format("no face triple for axis ({}, {}, {}) in k = {}", L.x(), L.y(), L.z(), k_));

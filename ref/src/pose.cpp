@@ -114,7 +114,7 @@ constexpr double kFastMin = 0x1p-400, kFastMax = 0x1p400;
 
 inline bool fast_range(double x) {
   const double a = std::fabs(x);
-  return a == 0 || (a >= kFastMin && a <= kFastMax);  // false for NaN and infinities
+  return (a == 0) | ((a >= kFastMin) & (a <= kFastMax));  // false for NaN and infinities; no branch
 }
 
 // The three rows side by side, with no branch until the end: each row is one long chain of
@@ -126,6 +126,7 @@ template <bool kFma>
   bool in_range = true;
   for (int j = 0; j < 3; ++j) in_range &= fast_range(c2[j]);
   double hi[3], lo[3], mass[3];
+#pragma GCC unroll 3  // g++ 12 kept a loop (with a branch per range check) over the rows
   for (int i = 0; i < 3; ++i) {
     bool row_in_range = in_range;
     row_in_range &= fast_range(t[i]);
@@ -146,6 +147,7 @@ template <bool kFma>
     mass[i] = ((std::fabs(v[0]) + std::fabs(v[1])) + (std::fabs(v[2]) + std::fabs(v[3]))) +
               ((std::fabs(v[4]) + std::fabs(v[5])) + std::fabs(v[6]));
   }
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
     const double bound = 0x1p-49 * mass[i];  // gamma_6 < 2^-50 bounds the error of lo, in any order
     double r, d;

@@ -9,6 +9,8 @@
 //   2x2 minors, orient2d __int128   |ab - cd| < 2 (2^61)^2 = 2^123
 //   orient3d             int256_t   |u . (v x w)| < 3 2^61 2^123 < 2^186
 // (boost::multiprecision::int256_t: 256-bit magnitude plus sign, no wrap below that.)
+// orient3d first tries a double filter with a proven error bound (Shewchuk's), which gives the
+// exact sign whenever it decides; only near-degenerate cases reach the integer determinant.
 //
 // Guigue-Devillers is the algorithm of guigue_devillers.hpp, shared with ref/src/tri_tri.cpp
 // (that header explains why each case is exact once the signs are exact); this file supplies only
@@ -65,10 +67,38 @@ inline int orient2(const P2& a, const P2& b, const P2& c) {
   return sign128(minor2(b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y));
 }
 
+// Shewchuk's stage-A bound for orient3d (predicates.cpp): |det - fl(det)| <= (7 + 56 eps) eps *
+// permanent when each difference is rounded once from exact inputs and nothing under- or
+// overflows.
+constexpr double kO3dErrBoundA = (7.0 + 56.0 * 0x1p-53) * 0x1p-53;
+
 inline int orient3(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
   const std::int64_t u0 = b[0] - a[0], u1 = b[1] - a[1], u2 = b[2] - a[2];
   const std::int64_t v0 = c[0] - a[0], v1 = c[1] - a[1], v2 = c[2] - a[2];
   const std::int64_t w0 = d[0] - a[0], w1 = d[1] - a[1], w2 = d[2] - a[2];
+  {
+    // A double filter in front of the integer determinant; its sign, when it decides, is the
+    // exact sign, so the verdicts are those of the integer path. The differences are exact
+    // integers (|.| < 2^61) rounded once to double, as Shewchuk's analysis assumes of a - d; a
+    // nonzero one is >= 1 and every product stays below 2^183, so nothing under- or overflows.
+    // It decides almost every call, where the 128- and 256-bit products were most of the fixed
+    // backend's triangle test.
+    const double ux = double(u0), uy = double(u1), uz = double(u2);
+    const double vx = double(v0), vy = double(v1), vz = double(v2);
+    const double wx = double(w0), wy = double(w1), wz = double(w2);
+    const double vywz = vy * wz, vzwy = vz * wy;
+    const double vzwx = vz * wx, vxwz = vx * wz;
+    const double vxwy = vx * wy, vywx = vy * wx;
+    const double det = ux * (vywz - vzwy) + uy * (vzwx - vxwz) + uz * (vxwy - vywx);
+    const double permanent = (std::fabs(vywz) + std::fabs(vzwy)) * std::fabs(ux) +
+                             (std::fabs(vzwx) + std::fabs(vxwz)) * std::fabs(uy) +
+                             (std::fabs(vxwy) + std::fabs(vywx)) * std::fabs(uz);
+    const double errbound = kO3dErrBoundA * permanent;
+    if (det > errbound) return 1;
+    if (-det > errbound) return -1;
+    // Every product exactly 0 (a nonzero integer stays nonzero in double): the determinant is 0.
+    if (permanent == 0.0) return 0;
+  }
   const i128 c0 = minor2(v1, v2, w1, w2), c1 = minor2(v2, v0, w2, w0), c2 = minor2(v0, v1, w0, w1);
   // Exact in __int128 when every product |u_i c_i| < 2^125 (the sum is then < 3 2^125 < 2^127),
   // which holds for nearby triangles; otherwise in 256 bits. Both give the exact sign.

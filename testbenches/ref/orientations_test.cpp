@@ -64,6 +64,45 @@ TEST(Orientations, TriplesExistWithMappingVectorsInMinusOneZero) {
   }
 }
 
+// triple_for looks in a cube map's cell; triple_for_scan tries every triple in order. They must
+// give the same triple (bit for bit) for every axis: random ones, ones on and next to the cells'
+// edges, and ones on and next to the triples' cone boundaries (the set's directions, sums and
+// differences of two or three of them, each nudged by a few ulps).
+TEST(Orientations, CubeMapGivesTheScannedTriple) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> g;
+  std::uniform_int_distribution<int> pick(0, 1 << 20);
+  auto same = [](const FaceTriple& x, const FaceTriple& y) { return x.j == y.j && x.P == y.P; };
+  for (int k : kSupportedK) {
+    const OrientationSet& set = orientation_set(k);
+    std::vector<Vec3> axes;
+    for (int i = 0; i < 100000; ++i) axes.push_back(Vec3(g(rng), g(rng), g(rng)).normalized());
+    for (const Vec3& d : set.directions())
+      for (const Vec3& e : set.directions()) {
+        axes.push_back(d);
+        axes.push_back((d + e).normalized());
+        axes.push_back((d - e).normalized());
+        axes.push_back((d + e + set.direction(pick(rng) % k)).normalized());
+      }
+    for (int i = 0; i < 20000; ++i) {  // on the cells' edges (multiples of 2/16 in u and v)
+      Vec3 c;
+      const int a = pick(rng) % 3;
+      c[a] = pick(rng) % 2 ? 1.0 : -1.0;
+      c[(a + 1) % 3] = -1 + (pick(rng) % 17) / 8.0;
+      c[(a + 2) % 3] = pick(rng) % 2 ? -1 + (pick(rng) % 17) / 8.0 : 2 * (pick(rng) / double(1 << 20)) - 1;
+      axes.push_back(c.normalized());
+    }
+    const std::size_t base = axes.size();
+    for (std::size_t i = 0; i < base; ++i) {  // nudged by a few ulps
+      Vec3 L = axes[i];
+      for (int c = 0; c < 3; ++c)
+        for (int n = pick(rng) % 4; n > 0; --n) L[c] = std::nextafter(L[c], pick(rng) % 2 ? 2.0 : -2.0);
+      axes.push_back(L);
+    }
+    for (const Vec3& L : axes) ASSERT_TRUE(same(set.triple_for(L), set.triple_for_scan(L))) << "k = " << k << " L = " << L.transpose();
+  }
+}
+
 TEST(Orientations, OwnDirectionTriplesAreExactVertexTriples) {
   for (int k : kSupportedK) {
     const OrientationSet& set = orientation_set(k);

@@ -171,8 +171,9 @@ struct Lattice {
 // (1) Equal to exact arithmetic on the same integer coordinates
 
 TEST(TriFixedExact, PredicatesMatchBigIntegers) {
-  // orient3d takes an __int128 path when the products fit and a 256-bit path otherwise: both
-  // against unbounded integers, at every magnitude up to the 2^60 limit, near-degenerate too.
+  // orient3d decides by a double filter where it can, else by an __int128 path when the
+  // products fit and a 256-bit path otherwise: all against unbounded integers, at every magnitude
+  // up to the 2^60 limit, near-degenerate too (the cases the filter leaves to the integers).
   Rng r(30);
   const I64 lim = kFixedCoordinateLimit - 1;
   long zeros = 0;

@@ -2,6 +2,7 @@
 // Fixed k-DOP orientation sets (docs/architecture.md) and their "maximal DOP" (every coefficient 1).
 // Directions are unit vectors; direction i + k/2 is the negation of direction i.
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "kdopcd/vec.hpp"
@@ -34,8 +35,12 @@ class OrientationSet {
   double r_max() const { return r_max_; }
 
   // The face triple for a unit axis L (expressed in this object's local frame). Deterministic:
-  // the first vertex triple, in vertex_triples() order, whose P is all <= 0.
+  // the first vertex triple, in vertex_triples() order, whose P is all <= 0. It tests only the
+  // triples whose normal cone can reach L's cell of a cube map (made once per set), which is
+  // always the same answer as triple_for_scan.
   FaceTriple triple_for(const Vec3& L) const;
+  // The same triple by a search over every vertex triple: the definition triple_for keeps to.
+  FaceTriple triple_for_scan(const Vec3& L) const;
   // The triple for the set's own direction D_i, exactly: L = D_i = -D_{i+k/2}, so
   // j = (i+k/2, u, w) with P = (-1, 0, 0), where (i+k/2, u, w) is the first vertex triple that
   // holds face i+k/2. No rounding in P, and one product instead of three.
@@ -48,9 +53,16 @@ class OrientationSet {
   std::vector<Vec3> vertices_;
   std::vector<Eigen::Matrix3d> inverse_transposed_;
   std::vector<FaceTriple> own_triples_;  // (D_j rows)^-T per triple: P = M^-T L
-  // inverse_transposed_ as nine padded arrays, for the SIMD pre-filter of triple_for.
+  // inverse_transposed_ as nine padded arrays, for the SIMD pre-filter of triple_for_scan.
   std::vector<double> inverse_soa_;
   std::size_t soa_stride_ = 0;
+  // The cube map of triple_for: cell c of 6 kCubeCells^2 holds the triples (indices into
+  // vertex_triples(), ascending) cell_triples_[cell_start_[c], cell_start_[c + 1]).
+  static constexpr int kCubeCells = 16;
+  std::vector<std::uint32_t> cell_start_;
+  std::vector<std::uint8_t> cell_triples_;
+  bool accepts(std::size_t t, const Vec3& L, FaceTriple& out) const;
+  void make_cube_map();
   double r_max_ = 0;
 };
 

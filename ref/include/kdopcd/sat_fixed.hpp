@@ -236,6 +236,23 @@ KDOPCD_HD inline NarrowFixedAxis narrow_fixed_axis(const QuantizedAxis& ax, int 
     n.PB[i] = ax.PB[i];
   }
   // The p terms exactly as fixed_diffs forms them (zero coefficients leave just -p2 and +p1).
+  if (narrow_fixed_params(f) && f.b >= kMinFixedBits && f.c >= kMinFixedBits && f.z >= kMinFixedBits &&
+      f.z <= kMaxFixedBits &&
+      ax.p >= -(std::int64_t(1) << (f.z + 2)) && ax.p <= (std::int64_t(1) << (f.z + 2))) {
+    // The same shifts in int64, without fixed_diffs' 128-bit arithmetic (the axis is made on a
+    // query's first pair test): |p'| <= 2^(z+2), so |p' 2^e| and |(p' + 1) 2^e| stay below
+    // 2^(b+c+3) <= 2^61 for e = b + c - z >= 0, and the shifts for e < 0 only shrink them.
+    const int e = f.b + f.c - f.z;
+    const std::int64_t p_low = ax.p, p_high = ax.p + 1;
+    if (e >= 0) {
+      n.p1 = p_low * (std::int64_t(1) << e);
+      n.p2 = p_high * (std::int64_t(1) << e);
+    } else {
+      n.p1 = p_low >> (-e);
+      n.p2 = -((-p_high) >> (-e));
+    }
+    return n;
+  }
   FixedOperands zero{};
   zero.p = ax.p;
   const FixedDiffs d = fixed_diffs<false>(zero, f);

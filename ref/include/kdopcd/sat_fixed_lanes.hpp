@@ -34,7 +34,8 @@ inline PairVerdict fixed_pair_test_scalar(std::span<const NarrowFixedAxis> axes,
   return {false, n};
 }
 
-// Lanes per parity, as kFloatAxisSlots: >= 13 and a multiple of any vector's int64 lanes.
+// Lanes per parity, as kFloatAxisSlots: >= 13 and a multiple of any vector's int64 lanes; the
+// first 16 are filled (make_fixed_axis_table), all that the SIMD test of at most 4 lanes reads.
 inline constexpr int kFixedAxisSlots = 32;
 
 // The axes of one parity in structure-of-arrays form (lane e: axis 2e or 2e + 1). Both parities

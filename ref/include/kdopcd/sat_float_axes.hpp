@@ -54,7 +54,8 @@ inline PairVerdict float_pair_test_scalar(std::span<const FloatAxis> axes, int n
 }
 
 // Lanes per parity: >= 13 (k/2 of the largest k) and a multiple of any vector's lanes of doubles
-// up to 2048 bits, so a vector loop reads only initialised (padding) entries past the axes.
+// up to 2048 bits. make_float_axis_table fills the first 16 (axes, then padding), all that the
+// SIMD test, of at most 4 lanes, reads.
 inline constexpr int kFloatAxisSlots = 32;
 
 // The axes of one parity (even: the first object owns them; odd: the second) in structure-of-
