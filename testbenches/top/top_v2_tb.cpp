@@ -13,11 +13,11 @@
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
-#include "kdopcd/mesh_io.hpp"
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/rtl_v2_top_engine.hpp"
 #include "kdopcd/shapes.hpp"
 #include "kdopcd_model/model.hpp"
+#include "real_scenes.hpp"
 
 namespace kdopcd {
 namespace {
@@ -35,31 +35,8 @@ class CoverageEnvironment : public ::testing::Environment {
 [[maybe_unused]] ::testing::Environment* const coverage_env =
     ::testing::AddGlobalTestEnvironment(new CoverageEnvironment);
 
-struct Scene {
-  std::string name;
-  Mesh first_mesh, second_mesh;
-  std::unique_ptr<DopTree> first, second;
-  std::array<ClassifiedPose, 4> poses;
-};
-
-std::unique_ptr<Scene> make_scene(const std::string& a, const std::string& b, double angle) {
-  auto s = std::make_unique<Scene>();
-  s->name = a + "/" + b;
-  s->first_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + a + ".off");
-  s->second_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + b + ".off");
-  s->first = std::make_unique<DopTree>(s->first_mesh, 24);
-  s->second = std::make_unique<DopTree>(s->second_mesh, 24);
-  s->poses = make_pose_classes(*s->first, *s->second,
-                               Eigen::Quaterniond(Eigen::AngleAxisd(angle, Vec3(0.3, 1, 0.2).normalized())),
-                               Vec3(1, 0.5, 0.25));
-  return s;
-}
-
-const Scene& scene(int i) {
-  static const std::unique_ptr<Scene> scenes[] = {make_scene("cow", "cow", 0.5), make_scene("elephant", "hand", 1.0),
-                                                  make_scene("mushroom", "couplingdown", 0.8)};
-  return *scenes[i];
-}
+using real_scenes::Scene;
+using real_scenes::scene;
 
 const ClassifiedPose& pose_of(const Scene& sc, PoseClass kind) {
   for (const ClassifiedPose& cp : sc.poses)
@@ -132,8 +109,7 @@ TEST_P(TopV2Scenes, RandomStallsChangeNoContact) {
 }
 
 std::string scene_test_name(const ::testing::TestParamInfo<int>& info) {
-  static const char* const names[] = {"cow_cow", "elephant_hand", "mushroom_couplingdown"};
-  return names[info.param];
+  return real_scenes::kNames[std::size_t(info.param)];
 }
 INSTANTIATE_TEST_SUITE_P(Real, TopV2Scenes, ::testing::Values(0, 1, 2), scene_test_name);
 
