@@ -2,9 +2,9 @@
 // (docs/accelerator-v2.md): per query on real scenes in the four pose classes, the contact set
 // equals collide(..., Fixed), and with the bus models stall-free the cycle count and every counter
 // equal the model's at v2_params() (both take their parameters from the one contract); random
-// stalls and back-pressure change no contact; an overflow of the pending set and a tree too large
-// for the tree RAMs are reported, never a silent wrong answer. The AXI protocol assertions run in
-// every query.
+// stalls and back-pressure change no contact; an overflow of the pending set, a tree too large
+// for the tree RAMs and a read error during the LOAD are reported, never a silent wrong answer. The
+// AXI protocol assertions run in every query.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -167,6 +167,57 @@ TEST(TopV2, TreeTooLargeForTheRamIsAnInputError) {
   const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, top_params(model::v2_params()));
   EXPECT_TRUE(r.loaded_now);
   EXPECT_EQ(r.contacts, collide(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, {}, SatBackend::Fixed).contacts);
+}
+
+// A read of the LOAD answered SLVERR or DECERR (the memory model's fault injection), at the first
+// beat, in the middle and at the last beat of the load. The loader ends the load with the burst of
+// that beat; STATUS shows DONE and BUS_ERROR, and neither LOADED nor LOAD_ERROR; the engine
+// reports the error and starts no query on the partial trees. The next query LOADs the same pair
+// again and answers as the reference and the model do.
+TEST(TopV2, BusErrorDuringLoadIsReported) {
+  namespace reg2 = c2::reg;
+  const Scene& sc = scene(1);  // the smallest load of the three scenes
+  const ClassifiedPose& hit = pose_of(sc, PoseClass::Intersecting);
+  const model::ModelParams mp = model::v2_params();
+  const QueryResult ref = collide(*sc.first, *sc.second, hit.pose, {}, SatBackend::Fixed, mp.fixed);
+  const model::ModelResult m = model::simulate(*sc.first, *sc.second, hit.pose, mp);
+  const rtl::V2TopParams good = top_params(mp);
+  const std::uint64_t load_beats = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, good).load_beats;
+  ASSERT_GT(load_beats, std::uint64_t(c2::kBurstMax));
+
+  constexpr int kSlvErr = 2, kDecErr = 3;  // AXI RRESP
+  const struct {
+    std::uint64_t beat;
+    int resp;
+  } faults[] = {{0, kSlvErr}, {load_beats / 2 + 3, kDecErr}, {load_beats - 1, kSlvErr}};
+  for (const auto& f : faults) {
+    SCOPED_TRACE("error response " + std::to_string(f.resp) + " at beat " + std::to_string(f.beat) + " of " +
+                 std::to_string(load_beats));
+    rtl::V2TopParams bad = good;
+    bad.load_error_beat = std::int64_t(f.beat);
+    bad.load_error_resp = f.resp;
+    try {
+      const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, bad);
+      ADD_FAILURE() << "the load with a read error was taken as complete (" << r.contacts.size() << " contacts)";
+    } catch (const rtl::V2LoadBusError& e) {
+      EXPECT_NE(e.status & reg2::kStatusDone, 0u);
+      EXPECT_NE(e.status & reg2::kStatusBusError, 0u);
+      EXPECT_EQ(e.status & reg2::kStatusLoaded, 0u);
+      EXPECT_EQ(e.status & reg2::kStatusLoadError, 0u);
+      EXPECT_EQ(e.status & reg2::kStatusBusy, 0u);
+      EXPECT_NE(e.status & reg2::kStatusIdle, 0u);
+      EXPECT_GT(e.load_beats, f.beat);  // the beat itself was taken, and the rest of its burst only
+      EXPECT_LE(e.load_beats, f.beat + std::uint64_t(c2::kBurstMax));
+    }
+    const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, good);
+    EXPECT_TRUE(r.loaded_now);
+    EXPECT_EQ(r.load_beats, load_beats);
+    ASSERT_TRUE(r.started);
+    EXPECT_FALSE(r.overflow);
+    EXPECT_EQ(r.contacts, ref.contacts);
+    EXPECT_EQ(r.contacts, m.contacts);
+    expect_counters_equal(r, m.stats);
+  }
 }
 
 }  // namespace
