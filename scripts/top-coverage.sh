@@ -7,7 +7,8 @@
 #            outstanding reads, random stalls, the tiny stack); its two verilated configurations
 #            (MAX_OUT = 4 and 1) have the same sources and are merged;
 #   --v2:    the v2 top, kdopcd_v2_top, under top_v2_tb (the same scenes and pose classes against
-#            the model v2, descent rules, random stalls, pending-set overflow, a tree too large).
+#            the model v2, descent rules, random stalls, pending-set overflow, a tree too large,
+#            read errors during LOAD).
 #
 # Usage: scripts/top-coverage.sh [--v2] [BUILD_DIR, default build/release] [WORKDIR, default BUILD_DIR/top-coverage[-v2]]
 set -euo pipefail

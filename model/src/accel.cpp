@@ -80,6 +80,33 @@ ModelParams v2_params() {
   return p;
 }
 
+void require_v2_params(const ModelParams& p, int k, const std::string& engine) {
+  namespace c2 = contract::v2;
+  const ModelParams d = v2_params();
+  auto need = [&engine](bool ok, const std::string& what) {
+    if (!ok) throw InputError(engine + " has " + what);
+  };
+  need(p.arch == Architecture::V2, "the v2 architecture (--arch v2)");
+  need(k == c2::kK, "k = " + std::to_string(c2::kK) + " (--k)");
+  need(p.axes == 0 || p.axes == c2::kK, "n = k axes (--axes)");
+  need(p.fixed.b == c2::kB && p.fixed.c == c2::kC && p.fixed.z == c2::kZ,
+       "b,c,z = " + std::to_string(c2::kB) + "," + std::to_string(c2::kC) + "," + std::to_string(c2::kZ) + " (--bits)");
+  need(p.vertex_bits == c2::kV && p.rotation_bits == c2::kM, "v = m = " + std::to_string(c2::kV));
+  need(p.tree_memory == TreeMemory::OnChip, "the trees in on-chip RAM (--tree-memory onchip)");
+  need(p.sat_units == 1 && (p.sat_lanes == 0 || p.sat_lanes >= k), "one wide SAT unit (--sat-units 1 --sat-lanes 0)");
+  need(p.pipeline_latency == 0 || p.pipeline_latency == c2::kSatLat,
+       "an " + std::to_string(c2::kSatLat) + "-clock SAT unit (--latency)");
+  need(p.pairs_in_flight == d.pairs_in_flight, std::to_string(d.pairs_in_flight) + " pairs in flight (--pairs-in-flight)");
+  need(p.ram_latency == d.ram_latency, "a RAM latency of " + std::to_string(d.ram_latency) + " (--ram-latency)");
+  need(p.triangle_ii == d.triangle_ii, "a triangle II of " + std::to_string(d.triangle_ii) + " (--tri-ii)");
+  need(p.triangle_latency == d.triangle_latency,
+       "a triangle latency of " + std::to_string(d.triangle_latency) + " (--tri-latency)");
+  need(p.triangle_queue == d.triangle_queue, std::to_string(d.triangle_queue) + " triangle-queue entries (--tri-queue)");
+  need(p.contact_queue == d.contact_queue, std::to_string(d.contact_queue) + " contact-queue entries (--contact-queue)");
+  need(p.stack_depth <= c2::kPendingDepth, std::to_string(c2::kPendingDepth) + " pending entries at most (--stack-depth)");
+  need(p.engines == 1, "one engine (--engines 1)");
+}
+
 void validate(const ModelParams& p) {
   auto range = [](long long v, long long lo, long long hi, const char* what) {
     if (v < lo || v > hi)

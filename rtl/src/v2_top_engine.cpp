@@ -26,7 +26,7 @@ struct Engine {
   using Key = std::tuple<const DopTree*, const DopTree*, std::size_t, std::size_t, int, int, double>;
   Key loaded{};
   bool has_loaded = false;
-  std::uint64_t load_cycles = 0;
+  std::uint64_t load_cycles = 0, load_beats = 0;
   Engine() {
     ctx.fatalOnError(true);  // an SVA protocol assertion stops the process: a defect, never ignored
     h.reset();
@@ -76,12 +76,16 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
                      "; the query asks for something else");
   if (p.mem_latency < 0 || p.stall_probability < 0 || p.stall_probability >= 1)
     throw InputError("rtl v2 engine: memory latency >= 0 and 0 <= stall probability < 1");
+  if (p.load_error_resp != int(driver::AxiResp::kSlvErr) && p.load_error_resp != int(driver::AxiResp::kDecErr))
+    throw InputError("rtl v2 engine: an injected load error answers SLVERR (2) or DECERR (3)");
   Engine& e = engine();
   driver::AxiMemoryParams mp;
   mp.latency = p.mem_latency;
   mp.stall = p.stalls;
   mp.stall_probability = p.stall_probability;
   mp.seed = p.seed;
+  mp.error_beat = p.load_error_beat;  // the beats are counted from here: the LOAD's
+  mp.error_resp = driver::AxiResp(p.load_error_resp);
   e.h.mem.set_params(mp);
   driver::AxiLiteParams lp;
   lp.stall = p.stalls;
@@ -98,19 +102,22 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
   const ImageParams ip{p.fixed.b, p.vertex_bits, c2::kW, s};
   const Engine::Key key{&first, &second, first.mesh().triangle_count(), second.mesh().triangle_count(), p.fixed.b,
                         p.vertex_bits, s};
-  if (!e.has_loaded || e.loaded != key) {
+  if (!e.has_loaded || e.loaded != key || p.load_error_beat >= 0) {
     const CachedImage& a = cached_image(first, ip);
     const CachedImage& b = cached_image(second, ip);
     e.has_loaded = false;
     const driver::v2::LoadResult lr = driver::v2::load_trees(e.h, a.image, a.bytes, b.image, b.bytes);
     if (lr.load_error) throw InputError("rtl v2 engine: " + lr.error.substr(lr.error.find(": ") + 2));
+    if (lr.bus_error) throw V2LoadBusError("rtl v2 engine: " + lr.error, lr.status, lr.beats);
     if (!lr.ok) throw std::runtime_error("rtl v2 engine: " + lr.error);
     e.loaded = key;
     e.has_loaded = true;
     e.load_cycles = lr.cycles;
+    e.load_beats = lr.beats;
     out.loaded_now = true;
   }
   out.load_cycles = e.load_cycles;
+  out.load_beats = e.load_beats;
 
   driver::v2::QueryParams q;
   q.rule = p.rule;

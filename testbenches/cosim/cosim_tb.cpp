@@ -11,10 +11,10 @@
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
-#include "kdopcd/mesh_io.hpp"
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd_cosim/cosim.hpp"
 #include "kdopcd_model/model.hpp"
+#include "real_scenes.hpp"
 
 namespace kdopcd {
 namespace {
@@ -26,33 +26,8 @@ const RtlBlocks kNone{}, kSat{.sat = true}, kTri{.tri = true}, kCtrl{.ctrl = tru
     kSatTri{.sat = true, .tri = true}, kAll = RtlBlocks::all(), kTop{.top = true};
 const std::vector<RtlBlocks> kConfigs{kNone, kSat, kTri, kCtrl, kFetch, kAll, kTop};
 
-struct Scene {
-  std::string name;
-  Mesh first_mesh, second_mesh;
-  std::unique_ptr<DopTree> first, second;
-  std::array<ClassifiedPose, 4> poses;
-};
-
-// The scenes and pose classes of the RTL top's testbench (testbenches/top/top_v2_tb.cpp).
-std::unique_ptr<Scene> make_scene(const std::string& a, const std::string& b, double angle) {
-  auto s = std::make_unique<Scene>();
-  s->name = a + "/" + b;
-  s->first_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + a + ".off");
-  s->second_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + b + ".off");
-  s->first = std::make_unique<DopTree>(s->first_mesh, 24);
-  s->second = std::make_unique<DopTree>(s->second_mesh, 24);
-  s->poses = make_pose_classes(*s->first, *s->second,
-                               Eigen::Quaterniond(Eigen::AngleAxisd(angle, Vec3(0.3, 1, 0.2).normalized())),
-                               Vec3(1, 0.5, 0.25));
-  return s;
-}
-
-const Scene& scene(int i) {
-  // The scenes of the v2 top's testbench (top_v2_tb), with the same pose-class rotations.
-  static const std::unique_ptr<Scene> scenes[] = {make_scene("cow", "cow", 0.5), make_scene("elephant", "hand", 1.0),
-                                                  make_scene("mushroom", "couplingdown", 0.8)};
-  return *scenes[i];
-}
+using real_scenes::Scene;
+using real_scenes::scene;  // the scenes of the v2 top's testbench (top_v2_tb)
 
 void expect_stats_equal(const model::ModelStats& r, const model::ModelStats& m) {
   EXPECT_EQ(r.cycles, m.cycles);
@@ -103,9 +78,8 @@ TEST_P(MixedRun, EqualsModelCycleForCycle) {
 }
 
 std::string matrix_name(const ::testing::TestParamInfo<std::tuple<int, int>>& info) {
-  static const char* const scenes[] = {"cow_cow", "elephant_hand", "mushroom_couplingdown"};
   static const char* const configs[] = {"none", "sat", "tri", "ctrl", "fetch", "all", "top"};
-  return std::string(scenes[std::get<0>(info.param)]) + "_" + configs[std::get<1>(info.param)];
+  return std::string(real_scenes::kNames[std::size_t(std::get<0>(info.param))]) + "_" + configs[std::get<1>(info.param)];
 }
 INSTANTIATE_TEST_SUITE_P(Matrix, MixedRun, ::testing::Combine(::testing::Values(0, 1, 2), ::testing::Values(0, 1, 2, 3, 4, 5, 6)),
                          matrix_name);

@@ -208,6 +208,37 @@ TEST(ModelV2, BadParametersAreInputErrors) {
   expect_bad([](model::ModelParams& p) { p.arch = model::Architecture::Paper; p.mem_latency = -5; });
 }
 
+// The engines built with the contract's parameters take v2_params() and refuse the rest with an
+// input error that names the engine and the option.
+TEST(ModelV2, RequireV2ParamsNamesTheOption) {
+  namespace c2 = contract::v2;
+  const std::string engine = "--engine rtl: the verilated v2 top";
+  auto message = [&](void (*f)(model::ModelParams&), int k) {
+    model::ModelParams p = model::v2_params();
+    f(p);
+    try {
+      model::require_v2_params(p, k, engine);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  auto same = [](model::ModelParams&) {};
+  EXPECT_EQ(message(same, c2::kK), "(accepted)");
+  EXPECT_EQ(message([](model::ModelParams& p) { p.pipeline_latency = c2::kSatLat; }, c2::kK), "(accepted)");
+  EXPECT_EQ(message([](model::ModelParams& p) { p.stack_depth = 6; }, c2::kK), "(accepted)");
+  EXPECT_EQ(message(same, c2::kK - 2), engine + " has k = " + std::to_string(c2::kK) + " (--k)");
+  EXPECT_EQ(message([](model::ModelParams& p) { p.arch = model::Architecture::Paper; }, c2::kK),
+            engine + " has the v2 architecture (--arch v2)");
+  EXPECT_EQ(message([](model::ModelParams& p) { p.pipeline_latency = c2::kSatLat + 1; }, c2::kK),
+            engine + " has an " + std::to_string(c2::kSatLat) + "-clock SAT unit (--latency)");
+  EXPECT_EQ(message([](model::ModelParams& p) { p.pairs_in_flight = c2::kPairsInFlight / 2; }, c2::kK),
+            engine + " has " + std::to_string(c2::kPairsInFlight) + " pairs in flight (--pairs-in-flight)");
+  EXPECT_EQ(message([](model::ModelParams& p) { p.stack_depth = c2::kPendingDepth + 1; }, c2::kK),
+            engine + " has " + std::to_string(c2::kPendingDepth) + " pending entries at most (--stack-depth)");
+  EXPECT_EQ(message([](model::ModelParams& p) { p.engines = 2; }, c2::kK), engine + " has one engine (--engines 1)");
+}
+
 // The resource estimate follows the structure: wide lanes cost 6 products per lane and unit; the
 // on-chip trees are counted once per two read ports; cow/cow fits the larger parts.
 TEST(ModelV2, ResourceEstimateFollowsTheStructure) {

@@ -167,6 +167,49 @@ TEST(AxiMemory, DataAndSlverr) {
   EXPECT_FALSE(b.ctx.gotError());
 }
 
+// Fault injection: exactly the chosen beat (counted over all bursts) answers the chosen error,
+// with its data; set_params starts the count again.
+TEST(AxiMemory, InjectedErrorAtTheChosenBeat) {
+  AxiMemoryParams mp{2, 1};
+  mp.error_beat = 5;
+  mp.error_resp = AxiResp::kDecErr;
+  MemBench b(mp);
+  std::vector<std::uint64_t> got;
+  std::vector<int> resp;
+  b.h->on_edge = [&](std::uint64_t) {
+    if (b.chk.m_axi_rvalid_i && b.chk.m_axi_rready_o) {
+      got.push_back(b.chk.m_axi_rdata_i);
+      resp.push_back(b.chk.m_axi_rresp_i);
+    }
+  };
+  b.master.pending.push_back({std::uint32_t(b.base), 4});
+  b.master.pending.push_back({std::uint32_t(b.base + 32), 4});  // beats 4..7: the second is 5
+  b.run();
+  ASSERT_EQ(resp.size(), 8u);
+  for (std::size_t i = 0; i < resp.size(); ++i)
+    EXPECT_EQ(resp[i], i == 5 ? int(AxiResp::kDecErr) : int(AxiResp::kOkay)) << "beat " << i;
+  std::uint64_t want5 = 0;
+  for (int j = 0; j < 8; ++j) want5 |= std::uint64_t(std::uint8_t((40 + j) * 7)) << (8 * j);
+  EXPECT_EQ(got[5], want5);  // the data of the beat as usual
+  EXPECT_EQ(b.h->mem.slverr_beats, 1u);
+  ASSERT_EQ(b.h->mem.log.size(), 2u);
+  EXPECT_FALSE(b.h->mem.log[0].slverr);
+  EXPECT_TRUE(b.h->mem.log[1].slverr);
+
+  mp.error_beat = 1;
+  mp.error_resp = AxiResp::kSlvErr;
+  b.h->mem.set_params(mp);
+  resp.clear();
+  b.master.pending.push_back({std::uint32_t(b.base), 2});
+  b.run();
+  EXPECT_EQ(resp, (std::vector<int>{int(AxiResp::kOkay), int(AxiResp::kSlvErr)}));
+  EXPECT_FALSE(b.ctx.gotError());
+
+  mp.error_resp = AxiResp::kExOkay;
+  EXPECT_THROW(b.h->mem.set_params(mp), std::invalid_argument);
+  EXPECT_THROW(AxiMemory(8, mp), std::invalid_argument);
+}
+
 TEST(AxiMemory, StallModeDeliversInOrder) {
   AxiMemoryParams mp{2, 1};
   mp.stall = true;

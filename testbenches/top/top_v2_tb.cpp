@@ -2,9 +2,9 @@
 // (docs/accelerator-v2.md): per query on real scenes in the four pose classes, the contact set
 // equals collide(..., Fixed), and with the bus models stall-free the cycle count and every counter
 // equal the model's at v2_params() (both take their parameters from the one contract); random
-// stalls and back-pressure change no contact; an overflow of the pending set and a tree too large
-// for the tree RAMs are reported, never a silent wrong answer. The AXI protocol assertions run in
-// every query.
+// stalls and back-pressure change no contact; an overflow of the pending set, a tree too large
+// for the tree RAMs and a read error during the LOAD are reported, never a silent wrong answer. The
+// AXI protocol assertions run in every query.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,11 +13,11 @@
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
-#include "kdopcd/mesh_io.hpp"
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/rtl_v2_top_engine.hpp"
 #include "kdopcd/shapes.hpp"
 #include "kdopcd_model/model.hpp"
+#include "real_scenes.hpp"
 
 namespace kdopcd {
 namespace {
@@ -35,31 +35,8 @@ class CoverageEnvironment : public ::testing::Environment {
 [[maybe_unused]] ::testing::Environment* const coverage_env =
     ::testing::AddGlobalTestEnvironment(new CoverageEnvironment);
 
-struct Scene {
-  std::string name;
-  Mesh first_mesh, second_mesh;
-  std::unique_ptr<DopTree> first, second;
-  std::array<ClassifiedPose, 4> poses;
-};
-
-std::unique_ptr<Scene> make_scene(const std::string& a, const std::string& b, double angle) {
-  auto s = std::make_unique<Scene>();
-  s->name = a + "/" + b;
-  s->first_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + a + ".off");
-  s->second_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + b + ".off");
-  s->first = std::make_unique<DopTree>(s->first_mesh, 24);
-  s->second = std::make_unique<DopTree>(s->second_mesh, 24);
-  s->poses = make_pose_classes(*s->first, *s->second,
-                               Eigen::Quaterniond(Eigen::AngleAxisd(angle, Vec3(0.3, 1, 0.2).normalized())),
-                               Vec3(1, 0.5, 0.25));
-  return s;
-}
-
-const Scene& scene(int i) {
-  static const std::unique_ptr<Scene> scenes[] = {make_scene("cow", "cow", 0.5), make_scene("elephant", "hand", 1.0),
-                                                  make_scene("mushroom", "couplingdown", 0.8)};
-  return *scenes[i];
-}
+using real_scenes::Scene;
+using real_scenes::scene;
 
 const ClassifiedPose& pose_of(const Scene& sc, PoseClass kind) {
   for (const ClassifiedPose& cp : sc.poses)
@@ -132,8 +109,7 @@ TEST_P(TopV2Scenes, RandomStallsChangeNoContact) {
 }
 
 std::string scene_test_name(const ::testing::TestParamInfo<int>& info) {
-  static const char* const names[] = {"cow_cow", "elephant_hand", "mushroom_couplingdown"};
-  return names[info.param];
+  return real_scenes::kNames[std::size_t(info.param)];
 }
 INSTANTIATE_TEST_SUITE_P(Real, TopV2Scenes, ::testing::Values(0, 1, 2), scene_test_name);
 
@@ -191,6 +167,57 @@ TEST(TopV2, TreeTooLargeForTheRamIsAnInputError) {
   const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, top_params(model::v2_params()));
   EXPECT_TRUE(r.loaded_now);
   EXPECT_EQ(r.contacts, collide(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, {}, SatBackend::Fixed).contacts);
+}
+
+// A read of the LOAD answered SLVERR or DECERR (the memory model's fault injection), at the first
+// beat, in the middle and at the last beat of the load. The loader ends the load with the burst of
+// that beat; STATUS shows DONE and BUS_ERROR, and neither LOADED nor LOAD_ERROR; the engine
+// reports the error and starts no query on the partial trees. The next query LOADs the same pair
+// again and answers as the reference and the model do.
+TEST(TopV2, BusErrorDuringLoadIsReported) {
+  namespace reg2 = c2::reg;
+  const Scene& sc = scene(1);  // the smallest load of the three scenes
+  const ClassifiedPose& hit = pose_of(sc, PoseClass::Intersecting);
+  const model::ModelParams mp = model::v2_params();
+  const QueryResult ref = collide(*sc.first, *sc.second, hit.pose, {}, SatBackend::Fixed, mp.fixed);
+  const model::ModelResult m = model::simulate(*sc.first, *sc.second, hit.pose, mp);
+  const rtl::V2TopParams good = top_params(mp);
+  const std::uint64_t load_beats = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, good).load_beats;
+  ASSERT_GT(load_beats, std::uint64_t(c2::kBurstMax));
+
+  constexpr int kSlvErr = 2, kDecErr = 3;  // AXI RRESP
+  const struct {
+    std::uint64_t beat;
+    int resp;
+  } faults[] = {{0, kSlvErr}, {load_beats / 2 + 3, kDecErr}, {load_beats - 1, kSlvErr}};
+  for (const auto& f : faults) {
+    SCOPED_TRACE("error response " + std::to_string(f.resp) + " at beat " + std::to_string(f.beat) + " of " +
+                 std::to_string(load_beats));
+    rtl::V2TopParams bad = good;
+    bad.load_error_beat = std::int64_t(f.beat);
+    bad.load_error_resp = f.resp;
+    try {
+      const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, bad);
+      ADD_FAILURE() << "the load with a read error was taken as complete (" << r.contacts.size() << " contacts)";
+    } catch (const rtl::V2LoadBusError& e) {
+      EXPECT_NE(e.status & reg2::kStatusDone, 0u);
+      EXPECT_NE(e.status & reg2::kStatusBusError, 0u);
+      EXPECT_EQ(e.status & reg2::kStatusLoaded, 0u);
+      EXPECT_EQ(e.status & reg2::kStatusLoadError, 0u);
+      EXPECT_EQ(e.status & reg2::kStatusBusy, 0u);
+      EXPECT_NE(e.status & reg2::kStatusIdle, 0u);
+      EXPECT_GT(e.load_beats, f.beat);  // the beat itself was taken, and the rest of its burst only
+      EXPECT_LE(e.load_beats, f.beat + std::uint64_t(c2::kBurstMax));
+    }
+    const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, good);
+    EXPECT_TRUE(r.loaded_now);
+    EXPECT_EQ(r.load_beats, load_beats);
+    ASSERT_TRUE(r.started);
+    EXPECT_FALSE(r.overflow);
+    EXPECT_EQ(r.contacts, ref.contacts);
+    EXPECT_EQ(r.contacts, m.contacts);
+    expect_counters_equal(r, m.stats);
+  }
 }
 
 }  // namespace

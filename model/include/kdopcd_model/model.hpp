@@ -80,6 +80,12 @@ struct ModelParams {
 ModelParams paper_params();  // == ModelParams{}
 ModelParams v2_params();     // the chosen v2 default (docs/model-v2.md), clock 250 MHz
 
+// The engines built with the contract's parameters (the verilated v2 top, the signal-level
+// build) run only what v2_params() describes: throws InputError("<engine> has <what>") naming the
+// first option in which params (k-DOPs of order k) leave it. A SAT latency of 0 (the default of
+// v2) and a pending set smaller than the contract's are accepted.
+void require_v2_params(const ModelParams& params, int k, const std::string& engine);
+
 // Throws InputError naming the parameter for any value outside its documented range.
 void validate(const ModelParams& params);
 

@@ -6,6 +6,7 @@
 // LOADs a pair of trees only when the pair (or the scene scale) changes (docs/accelerator-v2.md).
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct V2TopParams {
   bool stalls = false;              // random stalls / back-pressure on every handshake
   double stall_probability = 0.25;
   std::uint64_t seed = 1;
+  // Fault injection, for the bus-error path of LOAD: the memory model answers load_error_resp
+  // (2 SLVERR, 3 DECERR) to beat load_error_beat of the LOAD (from 0); -1: none. A query with it
+  // set LOADs its trees even when they are the loaded pair.
+  std::int64_t load_error_beat = -1;
+  int load_error_resp = 2;
 };
 
 struct V2TopResult {
@@ -36,14 +42,26 @@ struct V2TopResult {
   bool overflow = false;
   bool loaded_now = false;          // this query LOADed the trees (the pair changed)
   std::uint64_t load_cycles = 0;    // of the last LOAD
+  std::uint64_t load_beats = 0;     // of the last LOAD
   std::uint64_t clock_edges = 0;    // START write to DONE, as the harness saw them
   double sim_seconds = 0;           // CPU time of the simulating thread, START to DONE (one core)
   std::uint64_t counter(contract::v2::Counter c) const { return counters[std::size_t(c)]; }
   TraversalStats traversal() const;
 };
 
+// A LOAD that ended with STATUS.BUS_ERROR: a memory read answered SLVERR or DECERR. No query was
+// started; the trees count as not loaded and the next query LOADs them again.
+class V2LoadBusError : public std::runtime_error {
+ public:
+  V2LoadBusError(const std::string& what, std::uint32_t status, std::uint64_t load_beats)
+      : std::runtime_error(what), status(status), load_beats(load_beats) {}
+  std::uint32_t status;      // STATUS at the LOAD's DONE
+  std::uint64_t load_beats;  // LOAD_BEATS: the beats the loader took before it ended the load
+};
+
 // Throws InputError when a tree does not fit the verilated RAMs or the query's k, b, c, z, v, m
-// differ from the verilated top's, std::runtime_error when the top does not finish (a defect).
+// differ from the verilated top's, V2LoadBusError (a std::runtime_error) when a LOAD's read
+// answered an error, std::runtime_error when the top does not finish (a defect).
 V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const Pose& pose, const V2TopParams& params);
 
 // Opens an FST trace of the v2 top's signals, `depth` levels of hierarchy (0 = all), for every

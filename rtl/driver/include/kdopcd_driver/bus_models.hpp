@@ -86,6 +86,9 @@ bool port_bit(const T& port, int i) {
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
+// AXI4 read response codes (RRESP).
+enum class AxiResp : std::uint8_t { kOkay = 0, kExOkay = 1, kSlvErr = 2, kDecErr = 3 };
+
 // AXI4 read slave: a byte array served in order with the timing of docs/accelerator.md
 // "Timing contract" item 1.
 struct AxiMemoryParams {
@@ -96,6 +99,11 @@ struct AxiMemoryParams {
   int max_gap = 3;                 // an extra gap is 1..max_gap cycles
   std::uint64_t seed = 1;
   bool record = false;             // keep a log of every burst (tests)
+  // Fault injection, for the masters' error paths: the beat numbered error_beat (from 0, all
+  // bursts, counted from construction or set_params) answers error_resp instead of OKAY, with its
+  // data as usual; -1: none. Beats outside the memory answer SLVERR regardless.
+  std::int64_t error_beat = -1;
+  AxiResp error_resp = AxiResp::kSlvErr;  // kSlvErr or kDecErr
 };
 
 class AxiMemory {
@@ -105,20 +113,23 @@ class AxiMemory {
     int beats = 0;  // ARLEN + 1
     std::uint64_t accept_tick = 0;
     std::vector<std::uint64_t> beat_ticks;
-    bool slverr = false;
+    bool slverr = false;  // a beat of the burst answered an error (SLVERR or DECERR)
   };
 
   explicit AxiMemory(int bus_bytes = 8, AxiMemoryParams params = {})
       : bus_bytes_(bus_bytes), p_(params), rng_(params.seed) {
-    if (bus_bytes < 4 || (bus_bytes & (bus_bytes - 1)) || p_.cycles_per_beat < 1 || p_.latency < 0)
-      throw std::invalid_argument("AxiMemory: bus width must be a power of two >= 32 bits, cpb >= 1, L >= 0");
+    if (bus_bytes < 4 || (bus_bytes & (bus_bytes - 1)))
+      throw std::invalid_argument("AxiMemory: bus width must be a power of two >= 32 bits");
+    check(params);
   }
 
   const AxiMemoryParams& params() const { return p_; }
   void set_params(const AxiMemoryParams& params) {
+    check(params);
     p_ = params;
     rng_.seed(params.seed);
     arready_ = !p_.stall;
+    beat_index_ = 0;
   }
   int bus_bytes() const { return bus_bytes_; }
 
@@ -146,7 +157,7 @@ class AxiMemory {
     arready_ = !p_.stall;
   }
 
-  // Statistics and the optional log.
+  // Statistics and the optional log (slverr_beats: beats answered SLVERR or DECERR).
   std::uint64_t bursts_accepted = 0, beats_served = 0, slverr_beats = 0, protocol_errors = 0;
   std::vector<BurstLog> log;
   std::size_t outstanding() const { return queue_.size(); }
@@ -161,12 +172,14 @@ class AxiMemory {
       Burst& b = queue_.front();
       const std::uint64_t addr = b.base + std::uint64_t(b.done) * std::uint64_t(bus_bytes_);
       std::array<std::uint8_t, 64> beat{};
-      const bool ok = addr + std::uint64_t(bus_bytes_) <= bytes_.size();
-      if (ok) std::memcpy(beat.data(), bytes_.data() + addr, std::size_t(bus_bytes_));
+      const bool inside = addr + std::uint64_t(bus_bytes_) <= bytes_.size();
+      if (inside) std::memcpy(beat.data(), bytes_.data() + addr, std::size_t(bus_bytes_));
+      const bool injected = p_.error_beat >= 0 && beat_index_ == std::uint64_t(p_.error_beat);
+      const AxiResp resp = !inside ? AxiResp::kSlvErr : injected ? p_.error_resp : AxiResp::kOkay;
       detail::put_bytes(top.m_axi_rdata_i, beat.data(), bus_bytes_);
-      top.m_axi_rresp_i = ok ? 0 : 2;  // OKAY / SLVERR
+      top.m_axi_rresp_i = static_cast<std::uint8_t>(resp);
       top.m_axi_rlast_i = (b.done + 1 == b.beats);
-      cur_slverr_ = !ok;
+      cur_error_ = resp != AxiResp::kOkay;
     } else {
       // Idle R payload: zeros (a checker sees a defined value).
       std::array<std::uint8_t, 64> zero{};
@@ -193,7 +206,8 @@ class AxiMemory {
     if (r_hs_) {
       Burst& b = queue_.front();
       ++beats_served;
-      if (cur_slverr_) {
+      ++beat_index_;
+      if (cur_error_) {
         ++slverr_beats;
         if (p_.record) log[b.log_index].slverr = true;
       }
@@ -237,6 +251,12 @@ class AxiMemory {
     bool active = false;  // head of the queue: next_due is set
     std::size_t log_index = 0;
   };
+  static void check(const AxiMemoryParams& p) {
+    if (p.cycles_per_beat < 1 || p.latency < 0)
+      throw std::invalid_argument("AxiMemory: cpb >= 1, L >= 0");
+    if (p.error_resp != AxiResp::kSlvErr && p.error_resp != AxiResp::kDecErr)
+      throw std::invalid_argument("AxiMemory: an injected error answers SLVERR or DECERR");
+  }
   bool coin() { return std::uniform_real_distribution<double>(0, 1)(rng_) < p_.stall_probability; }
   std::uint64_t gap() {
     if (!p_.stall || !coin()) return 0;
@@ -250,7 +270,8 @@ class AxiMemory {
   std::deque<Burst> queue_;
   bool have_prev_ = false;
   std::uint64_t prev_last_ = 0;
-  bool presenting_ = false, cur_slverr_ = false;
+  bool presenting_ = false, cur_error_ = false;
+  std::uint64_t beat_index_ = 0;  // beats served since construction or set_params (error_beat)
   bool arready_ = true;
   bool ar_hs_ = false, r_hs_ = false;
   std::uint64_t ar_addr_ = 0;

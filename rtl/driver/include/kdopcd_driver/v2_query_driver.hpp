@@ -32,6 +32,7 @@ struct Counters {
 struct LoadResult {
   bool ok = false;
   bool load_error = false, bus_error = false;
+  std::uint32_t status = 0;  // STATUS at the LOAD's DONE (0: it did not end)
   std::uint64_t cycles = 0, beats = 0;
   std::string error;  // empty when the load completed
 };
@@ -104,6 +105,7 @@ LoadResult load_trees(Harness<Top>& h, const TreeImage& first, const std::vector
     bool seen = false;
     const std::uint32_t st = detail::wait_done(h, h.lite.aw_tick, max_cycles, seen);
     if (!seen) throw std::runtime_error("v2 driver: LOAD did not finish within " + std::to_string(max_cycles) + " cycles");
+    r.status = st;
     r.ok = (st & reg2::kStatusLoaded) != 0;
     r.load_error = (st & reg2::kStatusLoadError) != 0;
     r.bus_error = (st & reg2::kStatusBusError) != 0;
