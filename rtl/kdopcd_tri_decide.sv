@@ -347,21 +347,29 @@ module kdopcd_tri_decide (
              seg_2d(a, b, c, d, 2'd2, en);
   endfunction
 
-  // extent(p, q, r): {lo, hi}, the extreme vertices along the first axis where they differ
+  // extent(p, q, r): {lo, hi}, the extreme vertices along the first axis where they differ. The
+  // reference updates lo and hi vertex by vertex (q, then r); here each comparison of r is taken
+  // with both possible current extremes, p or q, and the comparison of q with p selects: every
+  // lt() has constant vertex indices (a wire of the sign table, not a lookup at an index computed
+  // in the same clock), so the verdict's path is a few LUTs instead of a chain of selections.
   function automatic logic [5:0] extent(input logic [2:0] p, input logic [2:0] q, input logic [2:0] r,
                                         input logic en);
-    logic [2:0] lo, hi;
-    logic       found;
+    logic [2:0] lo, hi, lo_i, hi_i;
+    logic       found, q_below, q_above;
     lo    = p;
     hi    = p;
     found = 1'b0;
     for (int i = 0; i < 3; i++) begin
+      q_below = lt(q, p, 2'(i), en);
+      q_above = lt(p, q, 2'(i), en);
+      lo_i    = q_below ? q : p;
+      hi_i    = q_above ? q : p;
+      if (q_below ? lt(r, q, 2'(i), en) : lt(r, p, 2'(i), en)) lo_i = r;
+      if (q_above ? lt(q, r, 2'(i), en) : lt(p, r, 2'(i), en)) hi_i = r;
       if (!found && !(eq(p, q, 2'(i), en) && eq(q, r, 2'(i), en))) begin
         found = 1'b1;
-        if (lt(q, lo, 2'(i), en)) lo = q;
-        if (lt(hi, q, 2'(i), en)) hi = q;
-        if (lt(r, lo, 2'(i), en)) lo = r;
-        if (lt(hi, r, 2'(i), en)) hi = r;
+        lo    = lo_i;
+        hi    = hi_i;
       end
     end
     extent = {lo, hi};
