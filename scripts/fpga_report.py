@@ -31,14 +31,20 @@ def resources(cells):
     def total(pred):
         return sum(n for c, n in cells.items() if pred(c))
     lut_logic = total(lambda c: re.fullmatch(r"LUT[1-6]", c) is not None)
-    # LUTs used as memory: SRLs, and distributed RAM (RAM32M/RAM64M: 4 LUTs; RAM32X1D,
-    # RAM64X1D: 2; single-port 1 per 64 bits; RAM128X1D: 4; RAM256X1S: 4).
+    # LUTs used as memory: SRLs, and distributed RAM (RAM32M/RAM64M: 4 LUTs; the UltraScale
+    # RAM32M16/RAM64M8: 8; RAM32X1D, RAM64X1D: 2; single-port 1 per 64 bits; RAM128X1D: 4;
+    # RAM256X1S: 4).
     lut_mem = total(lambda c: c.startswith("SRL"))
     for c, n in cells.items():
-        m = re.fullmatch(r"RAM(\d+)(M|X1D|X1S)", c)
+        m = re.fullmatch(r"RAM(\d+)(M8|M16|M|X1D|X1S)", c)
         if m:
             depth, kind = int(m.group(1)), m.group(2)
-            per = 4 if kind == "M" else (2 if kind == "X1D" else 1) * max(1, depth // 64)
+            if kind in ("M8", "M16"):
+                per = 8
+            elif kind == "M":
+                per = 4
+            else:
+                per = (2 if kind == "X1D" else 1) * max(1, depth // 64)
             lut_mem += n * per
     bram36 = total(lambda c: c.startswith("RAMB36")) + total(lambda c: c.startswith("RAMB18")) / 2
     return {
