@@ -22,6 +22,8 @@
 // Exponent spreads of up to ~2100 bits are fine (cpp_int is unbounded).
 #include "kdopcd/predicates.hpp"
 
+#include "orient3d_filter.hpp"
+
 #include <array>
 #include <atomic>
 #include <climits>
@@ -41,7 +43,6 @@ std::atomic<std::uint64_t> g_orient3d_exact{0};
 
 constexpr double kEps = 0x1p-53;  // half an ulp of 1.0: Shewchuk's epsilon for doubles
 constexpr double kCcwErrBoundA = (3.0 + 16.0 * kEps) * kEps;
-constexpr double kO3dErrBoundA = (7.0 + 56.0 * kEps) * kEps;
 
 // Ranges of coordinate differences in which the filter's proof holds (see the file comment).
 constexpr double kLo2 = 0x1p-400, kHi2 = 0x1p400;
@@ -128,20 +129,9 @@ int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
                   in_filter_range(wx, kLo3, kHi3) & in_filter_range(wy, kLo3, kHi3) &
                   in_filter_range(wz, kLo3, kHi3);
   if (ok) {
-    // Same expression shape as Shewchuk's orient3d with (ad, bd, cd) -> (u, v, w), so his
-    // error bound applies term by term.
-    const double vywz = vy * wz, vzwy = vz * wy;
-    const double vzwx = vz * wx, vxwz = vx * wz;
-    const double vxwy = vx * wy, vywx = vy * wx;
-    const double det = ux * (vywz - vzwy) + uy * (vzwx - vxwz) + uz * (vxwy - vywx);
-    const double permanent = (std::fabs(vywz) + std::fabs(vzwy)) * std::fabs(ux) +
-                             (std::fabs(vzwx) + std::fabs(vxwz)) * std::fabs(uy) +
-                             (std::fabs(vxwy) + std::fabs(vywx)) * std::fabs(uz);
-    const double errbound = kO3dErrBoundA * permanent;
-    if (det > errbound) return 1;
-    if (-det > errbound) return -1;
-    // permanent == 0 means every product is exactly 0 (no underflow in range): det is exactly 0.
-    if (permanent == 0.0) return 0;
+    // A zero permanent means every product is exactly 0 (no underflow in range): det is 0.
+    const int filtered = detail::orient3d_filter(ux, uy, uz, vx, vy, vz, wx, wy, wz);
+    if (filtered != detail::kOrient3dUndecided) return filtered;
   }
   g_orient3d_exact.fetch_add(1, std::memory_order_relaxed);
   return orient3d_sign_exact(a, b, c, d);

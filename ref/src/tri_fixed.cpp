@@ -18,6 +18,8 @@
 // normal (largest |n_k|, ties to the lower k).
 #include "kdopcd/tri_fixed.hpp"
 
+#include "orient3d_filter.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -67,11 +69,6 @@ inline int orient2(const P2& a, const P2& b, const P2& c) {
   return sign128(minor2(b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y));
 }
 
-// Shewchuk's stage-A bound for orient3d (predicates.cpp): |det - fl(det)| <= (7 + 56 eps) eps *
-// permanent when each difference is rounded once from exact inputs and nothing under- or
-// overflows.
-constexpr double kO3dErrBoundA = (7.0 + 56.0 * 0x1p-53) * 0x1p-53;
-
 inline int orient3(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
   const std::int64_t u0 = b[0] - a[0], u1 = b[1] - a[1], u2 = b[2] - a[2];
   const std::int64_t v0 = c[0] - a[0], v1 = c[1] - a[1], v2 = c[2] - a[2];
@@ -86,18 +83,10 @@ inline int orient3(const FixedVertex& a, const FixedVertex& b, const FixedVertex
     const double ux = double(u0), uy = double(u1), uz = double(u2);
     const double vx = double(v0), vy = double(v1), vz = double(v2);
     const double wx = double(w0), wy = double(w1), wz = double(w2);
-    const double vywz = vy * wz, vzwy = vz * wy;
-    const double vzwx = vz * wx, vxwz = vx * wz;
-    const double vxwy = vx * wy, vywx = vy * wx;
-    const double det = ux * (vywz - vzwy) + uy * (vzwx - vxwz) + uz * (vxwy - vywx);
-    const double permanent = (std::fabs(vywz) + std::fabs(vzwy)) * std::fabs(ux) +
-                             (std::fabs(vzwx) + std::fabs(vxwz)) * std::fabs(uy) +
-                             (std::fabs(vxwy) + std::fabs(vywx)) * std::fabs(uz);
-    const double errbound = kO3dErrBoundA * permanent;
-    if (det > errbound) return 1;
-    if (-det > errbound) return -1;
-    // Every product exactly 0 (a nonzero integer stays nonzero in double): the determinant is 0.
-    if (permanent == 0.0) return 0;
+    // A zero permanent means every product is exactly 0 (a nonzero integer stays nonzero in
+    // double): the determinant is 0.
+    const int filtered = detail::orient3d_filter(ux, uy, uz, vx, vy, vz, wx, wy, wz);
+    if (filtered != detail::kOrient3dUndecided) return filtered;
   }
   const i128 c0 = minor2(v1, v2, w1, w2), c1 = minor2(v2, v0, w2, w0), c2 = minor2(v0, v1, w0, w1);
   // Exact in __int128 when every product |u_i c_i| < 2^125 (the sum is then < 3 2^125 < 2^127),

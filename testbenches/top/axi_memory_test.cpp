@@ -64,11 +64,22 @@ struct MemBench {
     }
     master.drive(chk, h->tick());
   }
+  // From now on, every beat the master takes goes to got (data) and resp (RRESP).
+  void record_beats() {
+    h->on_edge = [this](std::uint64_t) {
+      if (chk.m_axi_rvalid_i && chk.m_axi_rready_o) {
+        got.push_back(chk.m_axi_rdata_i);
+        resp.push_back(chk.m_axi_rresp_i);
+      }
+    };
+  }
   VerilatedContext ctx;
   Chk chk{&ctx, "chk"};
   std::unique_ptr<Harness<Chk>> h;
   Master master;
   std::uint64_t base = 0;
+  std::vector<std::uint64_t> got;
+  std::vector<int> resp;
 };
 
 std::vector<std::uint64_t> expected_ticks(std::uint64_t s, int L, int cpb, int beats) {
@@ -136,14 +147,9 @@ INSTANTIATE_TEST_SUITE_P(Top, MemTiming, ::testing::Values(1, 2),
 
 TEST(AxiMemory, DataAndSlverr) {
   MemBench b(AxiMemoryParams{2, 1});
-  std::vector<std::uint64_t> got;
-  std::vector<int> resp;
-  b.h->on_edge = [&](std::uint64_t) {
-    if (b.chk.m_axi_rvalid_i && b.chk.m_axi_rready_o) {
-      got.push_back(b.chk.m_axi_rdata_i);
-      resp.push_back(b.chk.m_axi_rresp_i);
-    }
-  };
+  b.record_beats();
+  const std::vector<std::uint64_t>& got = b.got;
+  const std::vector<int>& resp = b.resp;
   b.master.pending.push_back({std::uint32_t(b.base + 0x18), 3});
   const std::uint64_t end = b.base + 3 * 4096;  // memory size
   b.master.pending.push_back({std::uint32_t(end - 16), 2});  // the last 2 words: in range
@@ -174,14 +180,9 @@ TEST(AxiMemory, InjectedErrorAtTheChosenBeat) {
   mp.error_beat = 5;
   mp.error_resp = AxiResp::kDecErr;
   MemBench b(mp);
-  std::vector<std::uint64_t> got;
-  std::vector<int> resp;
-  b.h->on_edge = [&](std::uint64_t) {
-    if (b.chk.m_axi_rvalid_i && b.chk.m_axi_rready_o) {
-      got.push_back(b.chk.m_axi_rdata_i);
-      resp.push_back(b.chk.m_axi_rresp_i);
-    }
-  };
+  b.record_beats();
+  const std::vector<std::uint64_t>& got = b.got;
+  const std::vector<int>& resp = b.resp;
   b.master.pending.push_back({std::uint32_t(b.base), 4});
   b.master.pending.push_back({std::uint32_t(b.base + 32), 4});  // beats 4..7: the second is 5
   b.run();
@@ -199,7 +200,7 @@ TEST(AxiMemory, InjectedErrorAtTheChosenBeat) {
   mp.error_beat = 1;
   mp.error_resp = AxiResp::kSlvErr;
   b.h->mem.set_params(mp);
-  resp.clear();
+  b.resp.clear();
   b.master.pending.push_back({std::uint32_t(b.base), 2});
   b.run();
   EXPECT_EQ(resp, (std::vector<int>{int(AxiResp::kOkay), int(AxiResp::kSlvErr)}));
@@ -217,11 +218,9 @@ TEST(AxiMemory, StallModeDeliversInOrder) {
   mp.seed = 99;
   MemBench b(mp);
   std::mt19937 rng(5);
-  std::vector<std::uint64_t> got;
+  b.record_beats();
+  const std::vector<std::uint64_t>& got = b.got;
   std::vector<std::uint64_t> want;
-  b.h->on_edge = [&](std::uint64_t) {
-    if (b.chk.m_axi_rvalid_i && b.chk.m_axi_rready_o) got.push_back(b.chk.m_axi_rdata_i);
-  };
   for (int i = 0; i < 60; ++i) {
     const int beats = 1 + int(rng() % 16);
     const std::uint32_t off = std::uint32_t(rng() % (4096 / 8 - 16)) * 8;
