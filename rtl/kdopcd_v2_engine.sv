@@ -181,8 +181,8 @@ module kdopcd_v2_engine #(
 
   // ------------------------------------------------------------------------------- scheduler
   // Credits from the state at the start of the clock (model: pending0, flight0, tri0). The sums
-  // are as wide as their largest value, not 32 bits: they are the first half of the clock's
-  // longest path (credit, issue, the pending set's next count).
+  // are as wide as their largest value, not 32 bits: the issue decided from them selects the
+  // pending set's next state in the same clock.
   //
   // The pending credit pend_cnt + 2 flight_q < limit is itself a register (room_q), and so is its
   // left side (reserve_q). In a clock the reserve changes by d = -2 .. 3 (children kept, a pop, a
