@@ -14,13 +14,17 @@
 #
 # Usage:
 #   scripts/fpga-report.sh [--part P]... [--modules a,b,...] [--top NAME] [--out FILE.json]
-#                          [--work DIR] [--reuse] [--timeout SECONDS] [--doc] [--calibrate picorv32.v]
+#                          [--work DIR] [--reuse] [--timeout SECONDS] [--endpoints N] [--doc]
+#                          [--calibrate picorv32.v]
 #   --part      xcu55c (default), xcu250, xcvu9p, xczu9eg, xc7a200t; repeat for several parts
 #               (one synthesis per module and family, shared by the parts of that family)
 #   --modules   comma-separated names from MODULES below (default: all whose filelist exists)
 #   --top       the module reported as the design's top (default: the last module synthesized)
 #   --work      where Yosys logs, stat, ltp and sta outputs go (default: next to --out)
 #   --reuse     take a module's results from --work when a previous run left them complete
+#   --endpoints N  also list the N slowest register endpoints of each module (sta reports only
+#               the worst path): keeps the analysed netlist as --work/TAG.il and writes
+#               --work/TAG.endpoints.md (scripts/fpga_endpoints.tcl); works with --reuse
 #   --doc       rewrite the table in docs/synthesis.md (fpga-report:begin/end markers)
 #   --calibrate synthesize PicoRV32 (picorv32_axi, TWO_CYCLE_ALU = 1) for xc7 and print the
 #               routing delay per net that makes the estimate match its published Artix-7 -1
@@ -103,7 +107,7 @@ UNCERTAINTY_PCT=30
 
 usage() { sed -n '/^# Usage:/,/^# Needs/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 parts=(); modules=""; out="$root/build/fpga-report/report.json"; work=""; top=""; timeout_s=3600
-write_doc=0; calibrate=""; reuse=0
+write_doc=0; calibrate=""; reuse=0; endpoints=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --part) parts+=("$2"); shift 2 ;;
@@ -114,6 +118,7 @@ while [[ $# -gt 0 ]]; do
     --timeout) timeout_s=$2; shift 2 ;;
     --doc) write_doc=1; shift ;;
     --reuse) reuse=1; shift ;;
+    --endpoints) endpoints=$2; shift 2 ;;
     --calibrate) calibrate=$2; shift 2 ;;
     *) usage ;;
   esac
@@ -129,8 +134,14 @@ yosys_version=$(yosys -V | awk '{print $2}')
 # distinct parameter set, e.g. one for the eight equal minor units of the triangle unit) and the
 # mapped netlist is flattened for the reports, with unused cells removed again; technology mapping
 # then needs far less memory. Both are one run over the whole design, with no black box.
+# For the timing analysis only (after stat and ltp), flip-flops with an asynchronous clear or
+# preset are retyped to their synchronous twins with the same pins: sta would otherwise time the
+# reset input through the CLR->Q arc (764 ps) as if it were a register-to-register path. The
+# asynchronous reset is timed by recovery/removal checks, which this estimate does not model;
+# every register still launches at clock-to-Q and captures at D.
 synth() {
   local tag=$1 family=$2 topm=$3 sources=$4 cp=$5 hier=${6:-} start rc=0 flat="-flatten" post=""
+  local keep=""; [[ $endpoints -gt 0 ]] && keep=1
   if [[ $hier == hier ]]; then flat=""; post="flatten; opt_clean -purge;"; fi
   start=$(date +%s)
   timeout "$timeout_s" yosys -q -l "$work/$tag.log" -p "
@@ -141,6 +152,8 @@ synth() {
     $post
     tee -q -o $work/$tag.stat.txt stat;
     tee -q -o $work/$tag.ltp.txt ltp -noff t:FD* t:DSP48E* %u t:SRL* %u t:RAM* %u t:URAM* %u %n;
+    chtype -map FDCE FDRE; chtype -map FDPE FDSE;
+    ${keep:+select $topm; write_rtlil -selected $work/$tag.il; select -clear;}
     read_verilog -lib -specify -overwrite +/xilinx/cells_sim.v;
     tee -q -o $work/$tag.sta.txt sta" > /dev/null 2> "$work/$tag.stderr" || rc=$?
   echo $(( $(date +%s) - start )) > "$work/$tag.secs"
@@ -201,6 +214,18 @@ for m in "${selected[@]}"; do
       [[ $rc == 124 ]] && status="timeout after ${timeout_s} s" || status="yosys failed (exit $rc), see $work/$tag.log"
     fi
     echo "$name ($fam): $status, $(cat "$work/$tag.secs") s" >&2
+    if [[ $endpoints -gt 0 && $status == ok ]]; then
+      if [[ -s "$work/$tag.il" ]]; then
+        rm -rf "$work/$tag.endpoints"
+        EP_IL="$work/$tag.il" EP_OUT="$work/$tag.endpoints" EP_COUNT=$endpoints \
+          yosys -q -l "$work/$tag.endpoints.log" -c "$root/scripts/fpga_endpoints.tcl" > /dev/null
+        ROUTE_PS=$ROUTE_PS SCALE=$(eval echo "\$SCALE_$fam") \
+          python3 "$root/scripts/fpga_report.py" endpoints "$work/$tag.endpoints" > "$work/$tag.endpoints.md"
+        echo "$name ($fam): slowest endpoints in $work/$tag.endpoints.md" >&2
+      else
+        echo "$name ($fam): no kept netlist $work/$tag.il for --endpoints (run without --reuse)" >&2
+      fi
+    fi
     results+=("$name|$fam|$work/$tag|$status|$topm|$cp")
   done
 done

@@ -6,6 +6,8 @@ renders the report as a Markdown table and computes the routing-delay calibratio
   fpga_report.py report OUT.json      (inputs from the environment, set by fpga-report.sh)
   fpga_report.py table REPORT.json    (Markdown table with the fpga-report markers)
   fpga_report.py calibrate PREFIX PUBLISHED_PS
+  fpga_report.py endpoints DIR        (Markdown table of DIR/NN.sta.txt from fpga_endpoints.tcl;
+                                       ROUTE_PS and SCALE from the environment)
 """
 import datetime
 import json
@@ -203,12 +205,33 @@ def calibrate(prefix, published_ps):
           f"-> {route:.0f} ps per net")
 
 
+def endpoints(directory):
+    """One row per sta run of fpga_endpoints.tcl: the capturing register's pin and the net into
+    it, cell delay, routed nets and the clock that path alone would allow."""
+    route = float(os.environ["ROUTE_PS"])
+    scale = float(os.environ["SCALE"])
+    print("| # | endpoint pin | net into it | cell delay ps | nets | fmax est. MHz |")
+    print("|---|---|---|---|---|---|")
+    for i, name in enumerate(sorted(f for f in os.listdir(directory) if f.endswith(".sta.txt"))):
+        path = os.path.join(directory, name)
+        arrival, nets, start = sta_path(path)
+        if not arrival:
+            break
+        text = open(path).read()
+        m = re.search(r"Latest arrival time in '[^']*' is \d+:\n\s+\d+ \S+ \((\S+)\)\n\s+(.+)", text)
+        pin, net = (m.group(1), m.group(2).strip()) if m else ("?", "?")
+        delay_ps = scale * (arrival + route * nets)
+        print(f"| {i + 1} | {pin} | `{net}` | {arrival} | {nets} | {1e6 / delay_ps:.0f} |")
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "report":
         report(sys.argv[2])
     elif cmd == "table":
         table(sys.argv[2])
+    elif cmd == "endpoints":
+        endpoints(sys.argv[2])
     elif cmd == "calibrate":
         calibrate(sys.argv[2], float(sys.argv[3]))
     else:
