@@ -91,6 +91,22 @@ module kdopcd_sat_lane #(
   // simulator keeps each one in a native 64-bit word instead of multi-word arrays with shifts and
   // masks, which made the 24-lane unit simulate many times slower under Verilator.
 
+  // ---------------------------------------------------------------- valid: 7 stages
+  // The data registers of all stages share one clock enable, en: some pair is in the lane (valid_i
+  // or a valid bit of stages 1-6). While the lane is empty they hold; the outputs are read only
+  // with valid_o, so nothing changes for the unit's users, and a cycle-based simulator skips the
+  // lane's arithmetic in idle clocks. One enable for all stages, not one per stage, so that the
+  // plain delay registers still pack into shift-register LUTs (SRL16E, one CE per chain).
+  localparam int LAT = 7;
+  logic [LAT-1:0] valid_q;
+  logic           en;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) valid_q <= '0;
+    else         valid_q <= {valid_q[LAT-2:0], valid_i};
+  end
+  assign valid_o = valid_q[LAT-1];
+  assign en      = valid_i | (|valid_q[LAT-2:0]);
+
   // ---------------------------------------------------------------- S1: selection
   // For product m, the pair (x'[r], x'[r + K/2]) goes through a binary multiplexer tree over the
   // bits of r (level l halves the candidates with r[l]), then a swap. Written as a tree because an
@@ -121,8 +137,10 @@ module kdopcd_sat_lane #(
     assign lo = g_lvl[SL].g_node[0].cand[0 +: COEF_W];       // x'[r]
     assign hi = g_lvl[SL].g_node[0].cand[COEF_W +: COEF_W];  // x'[r + K/2]
     always_ff @(posedge clk_i) begin
-      xj_q  <= sw ? hi : lo;
-      xjk_q <= sw ? lo : hi;
+      if (en) begin
+        xj_q  <= sw ? hi : lo;
+        xjk_q <= sw ? lo : hi;
+      end
     end
   end
 
@@ -137,17 +155,21 @@ module kdopcd_sat_lane #(
     // Constant part-selects (a function with the index as an argument would leave Yosys a
     // shifter to fold).
     always_ff @(posedge clk_i) begin
-      y0_q  <= coef_y_i[I0*COEF_W +: COEF_W];
-      sny_q <= sn(coef_y_i[I0*COEF_W +: COEF_W]) + sn(coef_y_i[I1*COEF_W +: COEF_W]) +
-               sn(coef_y_i[I2*COEF_W +: COEF_W]);
+      if (en) begin
+        y0_q  <= coef_y_i[I0*COEF_W +: COEF_W];
+        sny_q <= sn(coef_y_i[I0*COEF_W +: COEF_W]) + sn(coef_y_i[I1*COEF_W +: COEF_W]) +
+                 sn(coef_y_i[I2*COEF_W +: COEF_W]);
+      end
     end
   end
 
   logic [3*MAP_W-1:0] px_1;
   logic [Z+3:0]       p_1;
   always_ff @(posedge clk_i) begin
-    px_1 <= px_i;
-    p_1  <= p_i;
+    if (en) begin
+      px_1 <= px_i;
+      p_1  <= p_i;
+    end
   end
 
   // The offset: diff1 gets floor(p' 2^E), diff2 gets -ceil((p'+1) 2^E) = floor(~p' 2^E).
@@ -205,27 +227,31 @@ module kdopcd_sat_lane #(
       // t: the low LO_W bits are the product's; above them one UP_W-bit subtraction.
       assign up = UP_W'($signed(prod_3[PROD_W-1:LO_W])) - UP_W'($signed(v_3));
       always_ff @(posedge clk_i) begin
-        prod_2 <= plo * xv;  // DSP M register
-        v_2    <= v;
-        prod_3 <= prod_2;    // DSP P register
-        v_3    <= v_2;
-        t_4    <= {up, prod_3[LO_W-1:0]};
+        if (en) begin
+          prod_2 <= plo * xv;  // DSP M register
+          v_2    <= v;
+          prod_3 <= prod_2;    // DSP P register
+          v_3    <= v_2;
+          t_4    <= {up, prod_3[LO_W-1:0]};
+        end
       end
     end
 
     logic [SN_W-1:0]   snx_2, sny_2, sn_3;
     logic [DIFF_W-1:0] own_2, own_3, u_4, s_a_5, s_b_5, sum_6;
     always_ff @(posedge clk_i) begin
-      snx_2 <= sn(g_term[0].xv) + sn(g_term[1].xv) + sn(g_term[2].xv);
-      sny_2 <= g_own[d].sny_q;
-      // The offset minus the own product y'_J0 2^C.
-      own_2 <= (d == 0 ? off1 : off2) - (ext(g_own[d].y0_q) << C);
-      own_3 <= own_2;
-      sn_3  <= snx_2 + sny_2;
-      u_4   <= own_3 + DIFF_W'($signed(sn_3));
-      s_a_5 <= g_term[0].t_4 + g_term[1].t_4;
-      s_b_5 <= g_term[2].t_4 + u_4;
-      sum_6 <= s_a_5 + s_b_5;
+      if (en) begin
+        snx_2 <= sn(g_term[0].xv) + sn(g_term[1].xv) + sn(g_term[2].xv);
+        sny_2 <= g_own[d].sny_q;
+        // The offset minus the own product y'_J0 2^C.
+        own_2 <= (d == 0 ? off1 : off2) - (ext(g_own[d].y0_q) << C);
+        own_3 <= own_2;
+        sn_3  <= snx_2 + sny_2;
+        u_4   <= own_3 + DIFF_W'($signed(sn_3));
+        s_a_5 <= g_term[0].t_4 + g_term[1].t_4;
+        s_b_5 <= g_term[2].t_4 + u_4;
+        sum_6 <= s_a_5 + s_b_5;
+      end
     end
   end
 
@@ -233,21 +259,14 @@ module kdopcd_sat_lane #(
   logic signed [DIFF_W-1:0] diff1_q, diff2_q;
   logic                     verdict_q;
   always_ff @(posedge clk_i) begin
-    diff1_q   <= g_diff[0].sum_6;
-    diff2_q   <= g_diff[1].sum_6;
-    verdict_q <= $signed(g_diff[0].sum_6) > 0 || $signed(g_diff[1].sum_6) > 0;
+    if (en) begin
+      diff1_q   <= g_diff[0].sum_6;
+      diff2_q   <= g_diff[1].sum_6;
+      verdict_q <= $signed(g_diff[0].sum_6) > 0 || $signed(g_diff[1].sum_6) > 0;
+    end
   end
   assign diff1_o   = diff1_q;
   assign diff2_o   = diff2_q;
   assign verdict_o = verdict_q;
-
-  // ---------------------------------------------------------------- valid: 7 stages
-  localparam int LAT = 7;
-  logic [LAT-1:0] valid_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) valid_q <= '0;
-    else         valid_q <= {valid_q[LAT-2:0], valid_i};
-  end
-  assign valid_o = valid_q[LAT-1];
 
 endmodule

@@ -100,10 +100,12 @@ module kdopcd_sat_wide #(
     if (!rst_ni) valid_q <= 1'b0;
     else         valid_q <= lane_valid[0];
   end
-  always_ff @(posedge clk_i) begin
-    separated_q    <= |lane_verdict;
-    lane_verdict_q <= lane_verdict;
-    effective_q    <= effective_d;
+  always_ff @(posedge clk_i) begin  // read only with valid_o: loads only with a result
+    if (lane_valid[0]) begin
+      separated_q    <= |lane_verdict;
+      lane_verdict_q <= lane_verdict;
+      effective_q    <= effective_d;
+    end
   end
   assign valid_o        = valid_q;
   assign separated_o    = separated_q;

@@ -287,22 +287,28 @@ module kdopcd_v2_regs #(
 
   // Each byte is its own enabled register, written straight from the bus (no read-modify-write
   // of a word chosen by an index): the 24 x 6 words cost their enables, not a multiplexer per bit.
-  for (genvar a = 0; a < K; a++) begin : g_axis
-    logic [AxisWords*32-1:0] entry_q;
-    for (genvar w = 0; w < AxisWords; w++) begin : g_word
-      for (genvar b = 0; b < 4; b++) begin : g_byte
-        always_ff @(posedge clk_i) begin
-          if (axis_wr && 32'(axis_wr_entry) == a && 32'(axis_wr_word) == w && s_axil_wstrb_i[b])
-            entry_q[32*w + 8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
+  // The registers sit in the output's layout (entry a at [a*AXIS_BITS +: AXIS_BITS], the padding
+  // bits of the last word not stored), and all enables are behind axis_wr: the same flip-flops and
+  // enables, but a cycle-based simulator tests one condition per clock and copies no table.
+  localparam int PartW = AXIS_BITS % 8 == 0 ? 8 : AXIS_BITS % 8;  // bits of the last, partial byte
+  logic [K*AXIS_BITS-1:0] axis_q;
+  always_ff @(posedge clk_i) begin
+    if (axis_wr) begin
+      for (int a = 0; a < K; a++) begin
+        for (int w = 0; w < AxisWords; w++) begin
+          for (int b = 0; b < 4; b++) begin
+            if (32'(axis_wr_entry) == a && 32'(axis_wr_word) == w && s_axil_wstrb_i[b]) begin
+              if (32 * w + 8 * b + 8 <= AXIS_BITS)
+                axis_q[a*AXIS_BITS + 32*w + 8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
+              else if (32 * w + 8 * b < AXIS_BITS)
+                axis_q[a*AXIS_BITS + 32*w + 8*b +: PartW] <= s_axil_wdata_i[8*b +: PartW];
+            end
+          end
         end
       end
     end
-    assign axis_table_o[a*AXIS_BITS +: AXIS_BITS] = entry_q[AXIS_BITS-1:0];
-    if (AxisWords * 32 > AXIS_BITS) begin : g_unused
-      logic unused_pad;
-      assign unused_pad = ^entry_q[AxisWords*32-1:AXIS_BITS];
-    end
   end
+  assign axis_table_o = axis_q;
 
   // ---------------------------------------------------------------------------------------------
   // Read channel
