@@ -82,21 +82,17 @@ module kdopcd_tri_decide (
   end
 
   // ---- predicates. A sign is {negative, positive}. The leaf predicates read the sign table s of
-  // this module. Every function also takes `en` (the stage-8 valid bit, 1 wherever they are
-  // evaluated): a non-constant argument, so that Yosys inlines the calls instead of evaluating
-  // them as constant functions (most calls have constant vertex indices). The leaves do not use
-  // it: s is all zero when en is 0, and the stage-9 registers load only under en, so qualifying
-  // every lookup would only add a LUT input to the verdict's paths (hence the lint waiver around
-  // the three leaves).
-  /* verilator lint_off UNUSEDSIGNAL */
+  // this module, qualified by `en` (the stage-8 valid bit; 1 wherever they are evaluated): every
+  // function has a non-constant argument, so that Yosys inlines the calls instead of evaluating
+  // them as constant functions.
   function automatic logic [1:0] o3(input logic [2:0] a, input logic [2:0] b, input logic [2:0] c,
                                     input logic [2:0] d, input logic en);
     logic [5:0] m;
     logic       par, p, n;
     m   = (6'd1 << a) | (6'd1 << b) | (6'd1 << c) | (6'd1 << d);
     par = (a > b) ^ (a > c) ^ (a > d) ^ (b > c) ^ (b > d) ^ (c > d);
-    p   = s[QP + 32'(m)];
-    n   = s[QN + 32'(m)];
+    p   = (en & s[QP + 32'(m)]);
+    n   = (en & s[QN + 32'(m)]);
     if (a == b || a == c || a == d || b == c || b == d || c == d) o3 = 2'b00;
     else if (par)                                                  o3 = {p, n};
     else                                                           o3 = {n, p};
@@ -108,8 +104,8 @@ module kdopcd_tri_decide (
     logic       par, p, n;
     m   = (6'd1 << a) | (6'd1 << b) | (6'd1 << c);
     par = (a > b) ^ (a > c) ^ (b > c);
-    p   = s[TP + 32'({m, k})];
-    n   = s[TN + 32'({m, k})];
+    p   = (en & s[TP + 32'({m, k})]);
+    n   = (en & s[TN + 32'({m, k})]);
     if (a == b || a == c || b == c) o2 = 2'b00;
     else if (par)                   o2 = {p, n};
     else                            o2 = {n, p};
@@ -121,10 +117,9 @@ module kdopcd_tri_decide (
     logic [5:0] m;
     m = (6'd1 << a) | (6'd1 << b);
     if (a == b)     lt = 1'b0;
-    else if (a < b) lt = s[DP + 32'({m, d})];  // P_b - P_a > 0
-    else            lt = s[DN + 32'({m, d})];  // P_a - P_b < 0
+    else if (a < b) lt = (en & s[DP + 32'({m, d})]);  // P_b - P_a > 0
+    else            lt = (en & s[DN + 32'({m, d})]);  // P_a - P_b < 0
   endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
 
   function automatic logic eq(input logic [2:0] a, input logic [2:0] b, input logic [1:0] d,
                               input logic en);
@@ -352,24 +347,25 @@ module kdopcd_tri_decide (
              seg_2d(a, b, c, d, 2'd2, en);
   endfunction
 
-  // extent(p, q, r): {lo, hi}, the extreme vertices along the first axis where they differ, as
-  // codes 0, 1, 2 for p, q, r. The reference updates lo and hi vertex by vertex (q, then r); here
-  // each comparison of r is taken with both possible current extremes, p or q, and the comparison
-  // of q with p selects: every lt() has constant vertex indices (a wire of the sign table).
-  function automatic logic [3:0] extent(input logic [2:0] p, input logic [2:0] q, input logic [2:0] r,
+  // extent(p, q, r): {lo, hi}, the extreme vertices along the first axis where they differ. The
+  // reference updates lo and hi vertex by vertex (q, then r); here each comparison of r is taken
+  // with both possible current extremes, p or q, and the comparison of q with p selects: every
+  // lt() has constant vertex indices (a wire of the sign table, not a lookup at an index computed
+  // in the same clock), so the verdict's path is a few LUTs instead of a chain of selections.
+  function automatic logic [5:0] extent(input logic [2:0] p, input logic [2:0] q, input logic [2:0] r,
                                         input logic en);
-    logic [1:0] lo, hi, lo_i, hi_i;
+    logic [2:0] lo, hi, lo_i, hi_i;
     logic       found, q_below, q_above;
-    lo    = 2'd0;
-    hi    = 2'd0;
+    lo    = p;
+    hi    = p;
     found = 1'b0;
     for (int i = 0; i < 3; i++) begin
       q_below = lt(q, p, 2'(i), en);
       q_above = lt(p, q, 2'(i), en);
-      lo_i    = q_below ? 2'd1 : 2'd0;
-      hi_i    = q_above ? 2'd1 : 2'd0;
-      if (q_below ? lt(r, q, 2'(i), en) : lt(r, p, 2'(i), en)) lo_i = 2'd2;
-      if (q_above ? lt(q, r, 2'(i), en) : lt(p, r, 2'(i), en)) hi_i = 2'd2;
+      lo_i    = q_below ? q : p;
+      hi_i    = q_above ? q : p;
+      if (q_below ? lt(r, q, 2'(i), en) : lt(r, p, 2'(i), en)) lo_i = r;
+      if (q_above ? lt(q, r, 2'(i), en) : lt(p, r, 2'(i), en)) hi_i = r;
       if (!found && !(eq(p, q, 2'(i), en) && eq(q, r, 2'(i), en))) begin
         found = 1'b1;
         lo    = lo_i;
@@ -379,72 +375,15 @@ module kdopcd_tri_decide (
     extent = {lo, hi};
   endfunction
 
-  // extent() returns (0, 0) when the three vertices coincide, else one of the six pairs of
-  // distinct vertices. The segment tests are written out below for each of these seven with
-  // constant vertex indices and selected by the extents in a case (a parallel multiplexer in
-  // synthesis; only the selected arm is evaluated in simulation): no orientation sign is looked
-  // up at an index computed in the same clock.
-
-  // seg_tri(segment of the triangle starting at vertex b, with extremes e; triangle p, q, r)
-  function automatic logic seg_tri_of(input logic [3:0] e, input logic [2:0] b, input logic [2:0] p,
-                                      input logic [2:0] q, input logic [2:0] r, input logic [1:0] k,
-                                      input logic en);
-    logic v;
-    unique case (e)
-      4'b00_00: v = seg_tri(b,        b,        p, q, r, k, en);
-      4'b00_01: v = seg_tri(b,        b + 3'd1, p, q, r, k, en);
-      4'b00_10: v = seg_tri(b,        b + 3'd2, p, q, r, k, en);
-      4'b01_00: v = seg_tri(b + 3'd1, b,        p, q, r, k, en);
-      4'b01_10: v = seg_tri(b + 3'd1, b + 3'd2, p, q, r, k, en);
-      4'b10_00: v = seg_tri(b + 3'd2, b,        p, q, r, k, en);
-      4'b10_01: v = seg_tri(b + 3'd2, b + 3'd1, p, q, r, k, en);
-      default:  v = 1'b0;  // extent() returns none of the others
-    endcase
-    seg_tri_of = v;
-  endfunction
-
-  // seg_3d(a, b, the second triangle's extremes e2): a and b are constants, e2 selects
-  function automatic logic seg_3d_of(input logic [2:0] a, input logic [2:0] b, input logic [3:0] e2,
-                                     input logic en);
-    logic v;
-    unique case (e2)
-      4'b00_00: v = seg_3d(a, b, 3'd3, 3'd3, en);
-      4'b00_01: v = seg_3d(a, b, 3'd3, 3'd4, en);
-      4'b00_10: v = seg_3d(a, b, 3'd3, 3'd5, en);
-      4'b01_00: v = seg_3d(a, b, 3'd4, 3'd3, en);
-      4'b01_10: v = seg_3d(a, b, 3'd4, 3'd5, en);
-      4'b10_00: v = seg_3d(a, b, 3'd5, 3'd3, en);
-      4'b10_01: v = seg_3d(a, b, 3'd5, 3'd4, en);
-      default:  v = 1'b0;
-    endcase
-    seg_3d_of = v;
-  endfunction
-
   function automatic logic coplanar_or_degenerate(input logic [2:0] axis_a, input logic [2:0] axis_b,
                                                   input logic en);
-    logic [3:0] e1, e2;
-    logic       v;
+    logic [5:0] e1, e2;
     e1 = extent(3'd0, 3'd1, 3'd2, en);
     e2 = extent(3'd3, 3'd4, 3'd5, en);
-    if (axis_a[2] && axis_b[2]) begin
-      v = tri_tri_2d(axis_a[1:0], en);
-    end else if (axis_a[2]) begin
-      v = seg_tri_of(e2, 3'd3, 3'd0, 3'd1, 3'd2, axis_a[1:0], en);
-    end else if (axis_b[2]) begin
-      v = seg_tri_of(e1, 3'd0, 3'd3, 3'd4, 3'd5, axis_b[1:0], en);
-    end else begin
-      unique case (e1)
-        4'b00_00: v = seg_3d_of(3'd0, 3'd0, e2, en);
-        4'b00_01: v = seg_3d_of(3'd0, 3'd1, e2, en);
-        4'b00_10: v = seg_3d_of(3'd0, 3'd2, e2, en);
-        4'b01_00: v = seg_3d_of(3'd1, 3'd0, e2, en);
-        4'b01_10: v = seg_3d_of(3'd1, 3'd2, e2, en);
-        4'b10_00: v = seg_3d_of(3'd2, 3'd0, e2, en);
-        4'b10_01: v = seg_3d_of(3'd2, 3'd1, e2, en);
-        default:  v = 1'b0;
-      endcase
-    end
-    coplanar_or_degenerate = v;
+    if (axis_a[2] && axis_b[2]) coplanar_or_degenerate = tri_tri_2d(axis_a[1:0], en);
+    else if (axis_a[2])         coplanar_or_degenerate = seg_tri(e2[5:3], e2[2:0], 3'd0, 3'd1, 3'd2, axis_a[1:0], en);
+    else if (axis_b[2])         coplanar_or_degenerate = seg_tri(e1[5:3], e1[2:0], 3'd3, 3'd4, 3'd5, axis_b[1:0], en);
+    else                        coplanar_or_degenerate = seg_3d(e1[5:3], e1[2:0], e2[5:3], e2[2:0], en);
   endfunction
 
   // ---- stage 9. The functions are evaluated only under `en` (so a cycle-based simulator skips
