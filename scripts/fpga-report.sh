@@ -218,9 +218,11 @@ for m in "${selected[@]}"; do
       if [[ -s "$work/$tag.il" ]]; then
         rm -rf "$work/$tag.endpoints"
         EP_IL="$work/$tag.il" EP_OUT="$work/$tag.endpoints" EP_COUNT=$endpoints \
-          yosys -q -l "$work/$tag.endpoints.log" -c "$root/scripts/fpga_endpoints.tcl" > /dev/null ||
-          echo "$name ($fam): the endpoint listing stopped early, see $work/$tag.endpoints.log" >&2
-        ROUTE_PS=$ROUTE_PS SCALE=$(eval echo "\$SCALE_$fam") \
+          yosys -q -l "$work/$tag.endpoints.log" -c "$root/scripts/fpga_endpoints.tcl" > /dev/null \
+          2> "$work/$tag.endpoints.stderr" ||
+          echo "$name ($fam): the endpoint listing stopped early, see $work/$tag.endpoints.stderr" >&2
+        scale_of_family=SCALE_$fam
+        ROUTE_PS=$ROUTE_PS SCALE=${!scale_of_family} \
           python3 "$root/scripts/fpga_report.py" endpoints "$work/$tag.endpoints" > "$work/$tag.endpoints.md"
         echo "$name ($fam): slowest endpoints in $work/$tag.endpoints.md" >&2
       else

@@ -214,7 +214,7 @@ def endpoints(directory):
     print("|---|---|---|---|---|---|")
     for i, name in enumerate(sorted(f for f in os.listdir(directory) if f.endswith(".sta.txt"))):
         path = os.path.join(directory, name)
-        arrival, nets, start = sta_path(path)
+        arrival, nets, _ = sta_path(path)
         if not arrival:
             break
         text = open(path).read()
