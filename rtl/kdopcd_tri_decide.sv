@@ -347,25 +347,25 @@ module kdopcd_tri_decide (
              seg_2d(a, b, c, d, 2'd2, en);
   endfunction
 
-  // extent(p, q, r): {lo, hi}, the extreme vertices along the first axis where they differ. The
-  // reference updates lo and hi vertex by vertex (q, then r); here each comparison of r is taken
-  // with both possible current extremes, p or q, and the comparison of q with p selects: every
-  // lt() has constant vertex indices (a wire of the sign table, not a lookup at an index computed
-  // in the same clock), so the verdict's path is a few LUTs instead of a chain of selections.
-  function automatic logic [5:0] extent(input logic [2:0] p, input logic [2:0] q, input logic [2:0] r,
+  // extent(p, q, r): {lo, hi}, the extreme vertices along the first axis where they differ, as
+  // codes 0, 1, 2 for p, q, r. The reference updates lo and hi vertex by vertex (q, then r); here
+  // each comparison of r is taken with both possible current extremes, p or q, and the comparison
+  // of q with p selects: every lt() has constant vertex indices (a wire of the sign table, not a
+  // lookup at an index computed in the same clock).
+  function automatic logic [3:0] extent(input logic [2:0] p, input logic [2:0] q, input logic [2:0] r,
                                         input logic en);
-    logic [2:0] lo, hi, lo_i, hi_i;
+    logic [1:0] lo, hi, lo_i, hi_i;
     logic       found, q_below, q_above;
-    lo    = p;
-    hi    = p;
+    lo    = 2'd0;
+    hi    = 2'd0;
     found = 1'b0;
     for (int i = 0; i < 3; i++) begin
       q_below = lt(q, p, 2'(i), en);
       q_above = lt(p, q, 2'(i), en);
-      lo_i    = q_below ? q : p;
-      hi_i    = q_above ? q : p;
-      if (q_below ? lt(r, q, 2'(i), en) : lt(r, p, 2'(i), en)) lo_i = r;
-      if (q_above ? lt(q, r, 2'(i), en) : lt(p, r, 2'(i), en)) hi_i = r;
+      lo_i    = q_below ? 2'd1 : 2'd0;
+      hi_i    = q_above ? 2'd1 : 2'd0;
+      if (q_below ? lt(r, q, 2'(i), en) : lt(r, p, 2'(i), en)) lo_i = 2'd2;
+      if (q_above ? lt(q, r, 2'(i), en) : lt(p, r, 2'(i), en)) hi_i = 2'd2;
       if (!found && !(eq(p, q, 2'(i), en) && eq(q, r, 2'(i), en))) begin
         found = 1'b1;
         lo    = lo_i;
@@ -375,29 +375,74 @@ module kdopcd_tri_decide (
     extent = {lo, hi};
   endfunction
 
-  function automatic logic coplanar_or_degenerate(input logic [2:0] axis_a, input logic [2:0] axis_b,
-                                                  input logic en);
-    logic [5:0] e1, e2;
-    e1 = extent(3'd0, 3'd1, 3'd2, en);
-    e2 = extent(3'd3, 3'd4, 3'd5, en);
-    if (axis_a[2] && axis_b[2]) coplanar_or_degenerate = tri_tri_2d(axis_a[1:0], en);
-    else if (axis_a[2])         coplanar_or_degenerate = seg_tri(e2[5:3], e2[2:0], 3'd0, 3'd1, 3'd2, axis_a[1:0], en);
-    else if (axis_b[2])         coplanar_or_degenerate = seg_tri(e1[5:3], e1[2:0], 3'd3, 3'd4, 3'd5, axis_b[1:0], en);
-    else                        coplanar_or_degenerate = seg_3d(e1[5:3], e1[2:0], e2[5:3], e2[2:0], en);
-  endfunction
+  // ---- the segment tests of degenerate triangles, written out for every pair of extremes.
+  // extent() returns (0, 0) when the three vertices coincide, else one of the six ordered pairs of
+  // distinct vertices. Each of these seven segments gets its own test with constant vertex
+  // indices, as a continuous assignment (no process: Yosys inlines each call on its own, where one
+  // process holding all of them made its proc_mux pass take hours); the extents then select one
+  // result. So no orientation sign is looked up at an index computed in the same clock, and the
+  // verdict's path is the extent and one selection beside the tests, not after them. Each test is
+  // evaluated only in the case that needs it (so a cycle-based simulator skips the others); in
+  // synthesis that condition is one more input of the last gate.
+  logic       en;
+  logic       need_seg_a, need_seg_b, need_seg_seg;
+  // Indexed by the extents' codes themselves, {lo, hi} (and {lo1, hi1, lo2, hi2}), so that the
+  // selection is a multiplexer on the extent bits with no index arithmetic before it; the entries
+  // of code pairs extent() never returns are 0.
+  logic [15:0]  seg_a_tri;  // the first triangle's segment against the second triangle
+  logic [15:0]  seg_b_tri;  // the second triangle's segment against the first triangle
+  logic [255:0] seg_seg;    // segment against segment
+  assign en           = valid_i[0];
+  assign need_seg_a   = en && !axis_a_i[2] && axis_b_i[2];
+  assign need_seg_b   = en && axis_a_i[2] && !axis_b_i[2];
+  assign need_seg_seg = en && !axis_a_i[2] && !axis_b_i[2];
+
+  for (genvar lo1 = 0; lo1 < 4; lo1++) begin : g_lo1
+    for (genvar hi1 = 0; hi1 < 4; hi1++) begin : g_hi1
+      localparam int I1 = 4 * lo1 + hi1;
+      if (lo1 == 3 || hi1 == 3 || (lo1 == hi1 && lo1 != 0)) begin : g_none
+        // extent() never returns this pair
+        assign seg_a_tri[I1] = 1'b0;
+        assign seg_b_tri[I1] = 1'b0;
+        assign seg_seg[16 * I1 +: 16] = '0;
+      end else begin : g_seg
+        assign seg_a_tri[I1] = need_seg_a &&
+            seg_tri(3'(lo1), 3'(hi1), 3'd3, 3'd4, 3'd5, axis_b_i[1:0], en);
+        assign seg_b_tri[I1] = need_seg_b &&
+            seg_tri(3'(3 + lo1), 3'(3 + hi1), 3'd0, 3'd1, 3'd2, axis_a_i[1:0], en);
+        for (genvar lo2 = 0; lo2 < 4; lo2++) begin : g_lo2
+          for (genvar hi2 = 0; hi2 < 4; hi2++) begin : g_hi2
+            localparam int I2 = 4 * lo2 + hi2;
+            if (lo2 == 3 || hi2 == 3 || (lo2 == hi2 && lo2 != 0)) begin : g_none
+              assign seg_seg[16 * I1 + I2] = 1'b0;
+            end else begin : g_seg
+              assign seg_seg[16 * I1 + I2] = need_seg_seg &&
+                  seg_3d(3'(lo1), 3'(hi1), 3'(3 + lo2), 3'(3 + hi2), en);
+            end
+          end
+        end
+      end
+    end
+  end
 
   // ---- stage 9. The functions are evaluated only under `en` (so a cycle-based simulator skips
   // them in idle clocks); en is also their non-constant argument (1 wherever it matters).
-  logic       en;
   logic [2:0] gd_d, gd_q;
   logic       cod_d, cod_q;
-  assign en = valid_i[0];
-  always_comb begin
+  always_comb begin : p_verdict
+    logic [3:0] e1, e2;
     gd_d  = gd_q;
     cod_d = cod_q;
+    e1    = '0;
+    e2    = '0;
     if (en) begin
-      gd_d  = gd_3d(en);
-      cod_d = coplanar_or_degenerate(axis_a_i, axis_b_i, en);
+      gd_d = gd_3d(en);
+      e1   = extent(3'd0, 3'd1, 3'd2, en);
+      e2   = extent(3'd3, 3'd4, 3'd5, en);
+      if (axis_a_i[2] && axis_b_i[2]) cod_d = tri_tri_2d(axis_a_i[1:0], en);
+      else if (axis_b_i[2])           cod_d = seg_a_tri[e1];
+      else if (axis_a_i[2])           cod_d = seg_b_tri[e2];
+      else                            cod_d = seg_seg[{e1, e2}];
     end
   end
   always_ff @(posedge clk_i) begin
