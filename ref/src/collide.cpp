@@ -260,12 +260,17 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
 }
 
 // The fixed-point axes of a query, each quantized on first use (like LazyAxes), in both forms:
-// QuantizedAxis for fixed_axis_diffs and NarrowFixedAxis for the 64-bit test.
+// QuantizedAxis for fixed_axis_diffs and NarrowFixedAxis for the 64-bit test. Made from a pose,
+// the axes' p = L . T_c need the exactly rounded centred translation, which is worked out only
+// when an axis needs it: the root pair's axes are first decided from bounds of p
+// (root_verdict), which settle a separated pose without it.
 class LazyFixedAxes {
  public:
-  LazyFixedAxes(const OrientationSet& set, const Pose& centred, double s, const FixedParams& fixed)
-      : set_(&set), M_(centred.matrix()), T_(centred.translation), s_(s), fixed_(fixed), half_(set.half()),
-        k_(set.k()) {
+  // pose, first_centre and second_centre are kept by reference (they outlive the query).
+  LazyFixedAxes(const OrientationSet& set, const Pose& pose, const Mat3& M, const Vec3& first_centre,
+                const Vec3& second_centre, double s, const FixedParams& fixed)
+      : set_(&set), pose_(&pose), M_(M), c1_(&first_centre), c2_(&second_centre), s_(s), fixed_(fixed),
+        half_(set.half()), k_(set.k()) {
     validate_fixed_params(fixed);
   }
   LazyFixedAxes(const SatSetup& setup, double s, const FixedParams& fixed)
@@ -274,15 +279,34 @@ class LazyFixedAxes {
     for (int i = 0; i < k_; ++i) store(i, setup.axes[std::size_t(i)]);
   }
   const QuantizedAxis& quantized(int i) {
-    if (!(ready_ >> i & 1u)) store(i, make_axis_setup(*set_, M_, T_, i));
+    if (!(ready_ >> i & 1u)) make(i);
     return quantized_[i];
   }
   const NarrowFixedAxis& narrow(int i) {
-    if (!(ready_ >> i & 1u)) store(i, make_axis_setup(*set_, M_, T_, i));
+    if (!(ready_ >> i & 1u)) make(i);
     return narrow_[i];
   }
   void make_all() {
     for (int i = 0; i < k_; ++i) quantized(i);
+  }
+  // The query's pose in the centred frames (made from a pose only): the pose's rotation and T_c.
+  Pose centred_pose() { return Pose{pose_->rotation, centred_translation()}; }
+  // Axis i of the root pair (a, b: the roots' quantized coefficients, oa, ob: their own terms,
+  // on the own-structured path): 1 if fixed_axis_separates_own separates, 0 if not, decided from
+  // bounds of the p terms where they suffice (fixed_offset_bounds), else -1 (the caller runs the
+  // exact test). Axes already made are decided exactly.
+  int root_verdict(int i, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
+                   const std::int64_t* ob) {
+    if (ready_ >> i & 1u) return fixed_axis_separates_own(narrow_[i], i, a, b, oa, ob);
+    if (set_ == nullptr) return -1;
+    prepare(i);
+    if (!estimate_made_) {
+      estimate_ = estimate_fixed_offsets(M_, pose_->translation, *c1_, *c2_, s_);
+      estimate_made_ = true;
+    }
+    std::int64_t s1, s2;
+    fixed_own_axis_sums(narrow_[i], i, a, b, oa, ob, s1, s2);
+    return fixed_verdict_from_bounds(s1, s2, fixed_offset_bounds(estimate_, setups_.at[i].L, fixed_));
   }
   // The SIMD test on the first n axes (own-structured axes only), as LazyAxes::test_lanes.
   PairVerdict test_lanes(int n, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
@@ -303,6 +327,37 @@ class LazyFixedAxes {
   bool own_structured() const { return own_structured_; }
 
  private:
+  const Vec3& centred_translation() {
+    if (!centred_made_) {
+      Tc_ = kdopcd::centred_translation(M_, pose_->translation, *c1_, *c2_);
+      centred_made_ = true;
+    }
+    return Tc_;
+  }
+  // Axis i's set-up without its p (which make_axis_setup takes from the uncentred T here), and
+  // the parts of its NarrowFixedAxis that do not depend on p, as store() makes them.
+  void prepare(int i) {
+    if (prepared_ >> i & 1u) return;
+    AxisSetup& axis = setups_.at[i];
+    axis = make_axis_setup(*set_, M_, pose_->translation, i);
+    NarrowFixedAxis& n = narrow_[i];
+    for (int m = 0; m < 3; ++m) {
+      n.ja[m] = axis.jA[m];
+      n.jak[m] = axis.jA[m] < half_ ? axis.jA[m] + half_ : axis.jA[m] - half_;
+      n.jb[m] = axis.jB[m];
+      n.jbk[m] = axis.jB[m] < half_ ? axis.jB[m] + half_ : axis.jB[m] - half_;
+      n.PA[m] = quantize_mapping(axis.PA[m], fixed_.c);
+      n.PB[m] = quantize_mapping(axis.PB[m], fixed_.c);
+    }
+    prepared_ |= 1u << i;
+  }
+  // Axis i complete: its set-up with p = L . T_c, exactly as make_axis_setup(set, M, T_c, i).
+  void make(int i) {
+    prepare(i);
+    AxisSetup axis = setups_.at[i];
+    axis.p = axis.L.dot(centred_translation());
+    store(i, axis);
+  }
   void store(int i, const AxisSetup& axis) {
     quantized_[i] = quantize_axis(axis, s_, fixed_);
     narrow_[i] = narrow_fixed_axis(quantized_[i], half_, fixed_);
@@ -315,15 +370,28 @@ class LazyFixedAxes {
   }
   bool own_structured_ = true;
   const OrientationSet* set_ = nullptr;
+  const Pose* pose_ = nullptr;
   Mat3 M_;
-  Vec3 T_;
+  const Vec3* c1_ = nullptr;  // the two trees' centres
+  const Vec3* c2_ = nullptr;
+  Vec3 Tc_;
+  bool centred_made_ = false;
+  FixedOffsetEstimate estimate_;
+  bool estimate_made_ = false;
   double s_;
   FixedParams fixed_;
   int half_;
   int k_;
+  // Uninitialized storage: AxisSetup's member initializers would zero-fill all kMaxK set-ups on
+  // every query, which cost more than the rest of a separated one. prepare() writes before reads.
+  union SetupStorage {
+    SetupStorage() {}
+    AxisSetup at[kMaxK];
+  } setups_;
   std::array<QuantizedAxis, kMaxK> quantized_;
   std::array<NarrowFixedAxis, kMaxK> narrow_;
-  std::uint32_t ready_ = 0;
+  std::uint32_t prepared_ = 0;  // bit i: setups_[i] and narrow_[i]'s p-free parts are made
+  std::uint32_t ready_ = 0;     // bit i: axis i is complete
   bool table_made_ = false;
   FixedAxisTable table_;  // left unfilled until make_table: a separated query never needs it
   FixedPairTestLanes lanes_ = nullptr;
@@ -446,8 +514,11 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
       const std::int64_t* oa = own_s->data() + std::size_t(ns) * std::size_t(k);
       if (root_tested) return axes.test_lanes(n, a, b, oa, ob);
       root_tested = true;
-      for (int i = 0; i < n; ++i)
-        if (fixed_axis_separates_own(axes.narrow(i), i, a, b, oa, ob)) return PairVerdict{true, i + 1};
+      for (int i = 0; i < n; ++i) {
+        int verdict = axes.root_verdict(i, a, b, oa, ob);
+        if (verdict < 0) verdict = fixed_axis_separates_own(axes.narrow(i), i, a, b, oa, ob);
+        if (verdict) return PairVerdict{true, i + 1};
+      }
       return PairVerdict{false, n};
     };
     const std::function<void()> make_all_and_table = [&] {
@@ -596,15 +667,18 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
   // when first reached, as in the float path), and the triangle unit's test on quantized centred
   // vertices (tri_fixed.hpp). The double placed vertices are not used (the unit replaces the
   // exact test). Everything that depends only on a tree and the scale is cached with the tree.
-  const Pose cpose = centred_pose(first, second, pose);
+  // The centred pose is worked out when first needed (LazyFixedAxes): not at all for most
+  // separated poses.
   const double s = scene_scale(first, second);
-  LazyFixedAxes axes(first.orientations(), cpose, s, fixed);
+  LazyFixedAxes axes(first.orientations(), pose, pose.matrix(), first.centre(), second.centre(), s, fixed);
   check_triangle_params(tri_params);  // the pose and vertices are quantized when first needed
   std::once_flag pose_once;
-  QuantizedPose qpose;
+  LateValue<QuantizedPose> qpose;  // QuantizedPose's initializers would zero it on every query
   auto make_unit = [&]() -> TriangleTest {
-    std::call_once(pose_once, [&] { qpose = quantize_pose(cpose, s, tri_params); });
-    auto inputs = std::make_shared<FixedTriangleInputs>(first, second, qpose, s, tri_params);
+    // A parallel traversal makes every axis, and so the centred pose, before its tasks start;
+    // a sequential one may reach here first (a root decided from bounds), and makes it here.
+    std::call_once(pose_once, [&] { qpose.emplace(quantize_pose(axes.centred_pose(), s, tri_params)); });
+    auto inputs = std::make_shared<FixedTriangleInputs>(first, second, *qpose, s, tri_params);
     return [inputs](std::uint32_t tf, std::uint32_t ts) { return inputs->intersect(tf, ts); };
   };
   return collide_fixed(first, second, axes, s, options, fixed, make_unit);

@@ -295,6 +295,73 @@ double scene_scale(const DopTree& first, const DopTree& second);
 // quantize_pose(centred_pose(first, second, pose), s, ...).
 Pose centred_pose(const DopTree& first, const DopTree& second, const Pose& pose);
 
+// Bounds of an axis's p terms without the exactly rounded centred translation. The fixed test of
+// an axis is diff1' = S1 + p1 > 0 or diff2' = S2 - p2 > 0, with p1, p2 the terms of
+// narrow_fixed_axis(quantize_axis(axis, s, f), half, f) for axis.p = axis.L . T_c, T_c =
+// centred_translation(M, T, first centre, second centre). Working out T_c exactly is most of a
+// separated fixed query's set-up, yet a separated pose is decided by a margin far above what
+// rounding can change. So a query first takes x = fl(M c2 + T - c1) and, per axis, an interval
+// that certainly holds p1 and p2 (fixed_offset_bounds); where the integer sums S1, S2 decide the
+// verdict for every p1, p2 in it (fixed_verdict_from_bounds), that is the exact test's verdict,
+// and only an undecided axis needs T_c. Derivation: docs/fixed-point.md §8.
+struct FixedOffsetEstimate {
+  Vec3 x;        // fl(M c2 + T - c1), rounded in any order
+  Vec3 mass;     // per row, sum_j |M_ij c2_j| + |T_i| + |c1_i|
+  double inv_s;  // fl(1 / s)
+};
+FixedOffsetEstimate estimate_fixed_offsets(const Mat3& M, const Vec3& translation, const Vec3& first_centre,
+                                           const Vec3& second_centre, double s);
+
+struct FixedOffsetBounds {
+  double p1_low, p1_high;  // p1_low <= p1 <= p1_high (as reals; NaN when nothing is known)
+  double p2_low, p2_high;
+};
+
+// The bounds for an axis of unit direction L (the axis set-up's own L) at f.
+inline FixedOffsetBounds fixed_offset_bounds(const FixedOffsetEstimate& estimate, const Vec3& L,
+                                             const FixedParams& f) {
+  // With u = 2^-53 and X the exact M c2 + T - c1: x_i is X_i within gamma_5 of its row's mass (five
+  // terms summed in any order), t = fl(L . x) adds gamma_3; the exact path's T_c_i is X_i rounded
+  // (u |X_i|) and its p = fl(L . T_c) adds gamma_3 again. Altogether |p - t| < 13 u mass with
+  // mass = sum_i |L_i| mass_i, which 2^-48 mass (32 u, also covering the rounding of mass itself)
+  // bounds; 2^-1000 covers underflow.
+  const double t = L.x() * estimate.x.x() + L.y() * estimate.x.y() + L.z() * estimate.x.z();
+  const double mass = std::fabs(L.x()) * estimate.mass.x() + std::fabs(L.y()) * estimate.mass.y() +
+                      std::fabs(L.z()) * estimate.mass.z();
+  const double E = 0x1p-48 * mass + 0x1p-1000;
+  // scale_offset(p, s) is the largest double <= p / s: within 2u |p / s| of it. The products with
+  // fl(1 / s) below are within 3.01u of the quotients; w bounds |p / s| (up to that rounding), so
+  // 2^-48 w covers both.
+  const double w = (std::fabs(t) + E) * estimate.inv_s;
+  const double lo = (t - E) * estimate.inv_s - 0x1p-48 * w - 0x1p-1000;
+  const double hi = (t + E) * estimate.inv_s + 0x1p-48 * w + 0x1p-1000;
+  // quantize_offset's clamp is monotone, so p' = floor(clamp(p / s) 2^z) lies in
+  // (clamp(lo) 2^z - 1, clamp(hi) 2^z]. narrow_fixed_axis: with e = b + c - z,
+  // p1 = p' 2^e (e >= 0) or floor(p' 2^e), p2 = (p' + 1) 2^e or ceil((p' + 1) 2^e).
+  auto clamp = [](double v) { return v > 4.0 ? 4.0 : (v < -4.0 ? -4.0 : v); };  // keeps NaN
+  const int e = f.b + f.c - f.z;
+  const double scale_z = times_pow2(1.0, f.z), scale_e = times_pow2(1.0, e);  // exact powers of two
+  const double low = clamp(lo) * scale_z, high = clamp(hi) * scale_z;
+  FixedOffsetBounds b;
+  b.p1_low = (low - 1) * scale_e - 1;
+  b.p1_high = high * scale_e;
+  b.p2_low = low * scale_e;
+  b.p2_high = (high + 1) * scale_e + 1;
+  return b;
+}
+
+// +1: S1 + p1 > 0 or S2 - p2 > 0 for every p1, p2 within `bounds` (the axis separates);
+// 0: neither for any (it does not); -1: undecided. Sums in doubles with a margin for their rounding.
+inline int fixed_verdict_from_bounds(std::int64_t s1, std::int64_t s2, const FixedOffsetBounds& bounds) {
+  // double(S), the bound's own +-1 steps (each rounded to within 2^-53 of its result, and so of
+  // |bound| + 1) and the sum all round by far less than 2^-40 (|S| + |bound|) + 1.
+  auto margin = [](double a, double b) { return 0x1p-40 * (std::fabs(a) + std::fabs(b)) + 1.0; };
+  const double a = double(s1), c = double(s2);
+  if (a + bounds.p1_low > margin(a, bounds.p1_low) || c - bounds.p2_high > margin(c, bounds.p2_high)) return 1;
+  if (a + bounds.p1_high < -margin(a, bounds.p1_high) && c - bounds.p2_low < -margin(c, bounds.p2_low)) return 0;
+  return -1;  // also every comparison with NaN
+}
+
 QuantizedAxis quantize_axis(const AxisSetup& axis, double s, const FixedParams& params);
 std::vector<QuantizedAxis> quantize_setup(const SatSetup& setup, double s, const FixedParams& params);
 
