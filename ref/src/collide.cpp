@@ -259,11 +259,13 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }
 
-// The fixed-point axes of a query, each quantized on first use (like LazyAxes), in both forms:
-// QuantizedAxis for fixed_axis_diffs and NarrowFixedAxis for the 64-bit test. Made from a pose,
-// the axes' p = L . T_c need the exactly rounded centred translation, which is worked out only
-// when an axis needs it: the root pair's axes are first decided from bounds of p
-// (root_verdict), which settle a separated pose without it.
+// The fixed-point axes of a query, each quantized on first use (like LazyAxes): NarrowFixedAxis
+// for the 64-bit test, and the QuantizedAxis of fixed_axis_diffs made from it on request. Made
+// from a pose, the axes' p = L . T_c need the exactly rounded centred translation, which is
+// worked out only when an axis needs it: the root pair's axes are first decided from bounds of p
+// (root_verdict), which settle a separated pose without it. A query touches only what it uses
+// (the class is mostly uninitialized arrays): its footprint was noticeable next to the float
+// query's.
 class LazyFixedAxes {
  public:
   // pose, first_centre and second_centre are kept by reference (they outlive the query).
@@ -278,16 +280,25 @@ class LazyFixedAxes {
     validate_fixed_params(fixed);
     for (int i = 0; i < k_; ++i) store(i, setup.axes[std::size_t(i)]);
   }
-  const QuantizedAxis& quantized(int i) {
-    if (!(ready_ >> i & 1u)) make(i);
-    return quantized_[i];
+  // quantize_axis of the axis (the same integers: narrow_ holds them all but p').
+  QuantizedAxis quantized(int i) {
+    const NarrowFixedAxis& n = narrow(i);
+    QuantizedAxis q;
+    for (int m = 0; m < 3; ++m) {
+      q.jA[m] = n.ja[m];
+      q.jB[m] = n.jb[m];
+      q.PA[m] = n.PA[m];
+      q.PB[m] = n.PB[m];
+    }
+    q.p = p_[i];
+    return q;
   }
   const NarrowFixedAxis& narrow(int i) {
     if (!(ready_ >> i & 1u)) make(i);
     return narrow_[i];
   }
   void make_all() {
-    for (int i = 0; i < k_; ++i) quantized(i);
+    for (int i = 0; i < k_; ++i) narrow(i);
   }
   // The query's pose in the centred frames (made from a pose only): the pose's rotation and T_c.
   Pose centred_pose() { return Pose{pose_->rotation, centred_translation()}; }
@@ -306,7 +317,7 @@ class LazyFixedAxes {
     }
     std::int64_t s1, s2;
     fixed_own_axis_sums(narrow_[i], i, a, b, oa, ob, s1, s2);
-    return fixed_verdict_from_bounds(s1, s2, fixed_offset_bounds(estimate_, setups_.at[i].L, fixed_));
+    return fixed_verdict_from_bounds(s1, s2, fixed_offset_bounds(estimate_, L_[i], fixed_));
   }
   // The SIMD test on the first n axes (own-structured axes only), as LazyAxes::test_lanes.
   PairVerdict test_lanes(int n, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
@@ -334,33 +345,45 @@ class LazyFixedAxes {
     }
     return Tc_;
   }
-  // Axis i's set-up without its p (which make_axis_setup takes from the uncentred T here), and
-  // the parts of its NarrowFixedAxis that do not depend on p, as store() makes them.
+  // Axis i's direction and the parts of its NarrowFixedAxis that do not depend on p, from
+  // make_axis_setup (whose p, taken from the uncentred T here, is not used), as store() makes them.
   void prepare(int i) {
     if (prepared_ >> i & 1u) return;
-    AxisSetup& axis = setups_.at[i];
-    axis = make_axis_setup(*set_, M_, pose_->translation, i);
+    const AxisSetup axis = make_axis_setup(*set_, M_, pose_->translation, i);
+    L_[i] = axis.L;
     NarrowFixedAxis& n = narrow_[i];
+    const double scale_c = double(std::int64_t(1) << fixed_.c);  // c <= kMaxFixedBits = 44
     for (int m = 0; m < 3; ++m) {
       n.ja[m] = axis.jA[m];
       n.jak[m] = axis.jA[m] < half_ ? axis.jA[m] + half_ : axis.jA[m] - half_;
       n.jb[m] = axis.jB[m];
       n.jbk[m] = axis.jB[m] < half_ ? axis.jB[m] + half_ : axis.jB[m] - half_;
-      n.PA[m] = quantize_mapping(axis.PA[m], fixed_.c);
-      n.PB[m] = quantize_mapping(axis.PB[m], fixed_.c);
+      n.PA[m] = quantize_mapping_scaled(axis.PA[m], scale_c);
+      n.PB[m] = quantize_mapping_scaled(axis.PB[m], scale_c);
     }
     prepared_ |= 1u << i;
   }
-  // Axis i complete: its set-up with p = L . T_c, exactly as make_axis_setup(set, M, T_c, i).
+  // quantize_mapping(P, c) given 2^c: the same integer (times_pow2 is this product for c <= 62,
+  // floor_to_int64 this truncation below 2^62), with the branches the compiler kept per call
+  // folded into one range check, which mapping entries (|P| <= 3 or so) always pass.
+  std::int64_t quantize_mapping_scaled(double P, double scale_c) const {
+    const double x = P * scale_c;
+    if (!(x > -0x1p62 && x < 0x1p62)) return quantize_mapping(P, fixed_.c);
+    const std::int64_t t = static_cast<std::int64_t>(x);
+    return t - (static_cast<double>(t) > x ? 1 : 0);
+  }
+  // Axis i complete, as store(i, make_axis_setup(set, M, T_c, i)) makes it: prepare() made
+  // everything but p = L . T_c (make_axis_setup's expression) and its terms.
   void make(int i) {
     prepare(i);
-    AxisSetup axis = setups_.at[i];
-    axis.p = axis.L.dot(centred_translation());
-    store(i, axis);
+    p_[i] = quantize_offset(scale_offset(L_[i].dot(centred_translation()), s_), fixed_.z);  // as quantize_axis
+    narrow_fixed_p_terms(p_[i], fixed_, narrow_[i].p1, narrow_[i].p2);
+    ready_ |= 1u << i;
   }
   void store(int i, const AxisSetup& axis) {
-    quantized_[i] = quantize_axis(axis, s_, fixed_);
-    narrow_[i] = narrow_fixed_axis(quantized_[i], half_, fixed_);
+    const QuantizedAxis q = quantize_axis(axis, s_, fixed_);
+    narrow_[i] = narrow_fixed_axis(q, half_, fixed_);
+    p_[i] = q.p;
     if (set_ == nullptr) {
       const FaceTriple& own = orientation_set(2 * half_).own_direction_triple(i / 2);
       const bool first_owns = i % 2 == 0;
@@ -382,15 +405,10 @@ class LazyFixedAxes {
   FixedParams fixed_;
   int half_;
   int k_;
-  // Uninitialized storage: AxisSetup's member initializers would zero-fill all kMaxK set-ups on
-  // every query, which cost more than the rest of a separated one. prepare() writes before reads.
-  union SetupStorage {
-    SetupStorage() {}
-    AxisSetup at[kMaxK];
-  } setups_;
-  std::array<QuantizedAxis, kMaxK> quantized_;
   std::array<NarrowFixedAxis, kMaxK> narrow_;
-  std::uint32_t prepared_ = 0;  // bit i: setups_[i] and narrow_[i]'s p-free parts are made
+  std::array<std::int64_t, kMaxK> p_;  // p' of each made axis
+  std::array<Vec3, kMaxK> L_;          // directions of the prepared axes (Eigen leaves them unset)
+  std::uint32_t prepared_ = 0;  // bit i: L_[i] and narrow_[i]'s p-free parts are made
   std::uint32_t ready_ = 0;     // bit i: axis i is complete
   bool table_made_ = false;
   FixedAxisTable table_;  // left unfilled until make_table: a separated query never needs it

@@ -225,6 +225,33 @@ struct NarrowFixedAxis {
 
 KDOPCD_HD inline bool narrow_fixed_params(const FixedParams& f) { return f.b + f.c <= kNarrowFixedMaxBitSum; }
 
+// The p terms of NarrowFixedAxis for p' = p, exactly as fixed_diffs forms them (zero coefficients
+// leave just -p2 and +p1).
+KDOPCD_HD inline void narrow_fixed_p_terms(std::int64_t p, const FixedParams& f, std::int64_t& p1, std::int64_t& p2) {
+  if (narrow_fixed_params(f) && f.b >= kMinFixedBits && f.c >= kMinFixedBits && f.z >= kMinFixedBits &&
+      f.z <= kMaxFixedBits &&
+      p >= -(std::int64_t(1) << (f.z + 2)) && p <= (std::int64_t(1) << (f.z + 2))) {
+    // The same shifts in int64, without fixed_diffs' 128-bit arithmetic (the axis is made on a
+    // query's first pair test): |p'| <= 2^(z+2), so |p' 2^e| and |(p' + 1) 2^e| stay below
+    // 2^(b+c+3) <= 2^61 for e = b + c - z >= 0, and the shifts for e < 0 only shrink them.
+    const int e = f.b + f.c - f.z;
+    const std::int64_t p_low = p, p_high = p + 1;
+    if (e >= 0) {
+      p1 = p_low * (std::int64_t(1) << e);
+      p2 = p_high * (std::int64_t(1) << e);
+    } else {
+      p1 = p_low >> (-e);
+      p2 = -((-p_high) >> (-e));
+    }
+    return;
+  }
+  FixedOperands zero{};
+  zero.p = p;
+  const FixedDiffs d = fixed_diffs<false>(zero, f);
+  p1 = static_cast<std::int64_t>(d.diff1);
+  p2 = static_cast<std::int64_t>(-d.diff2);
+}
+
 KDOPCD_HD inline NarrowFixedAxis narrow_fixed_axis(const QuantizedAxis& ax, int half, const FixedParams& f) {
   NarrowFixedAxis n;
   for (int i = 0; i < 3; ++i) {
@@ -235,29 +262,7 @@ KDOPCD_HD inline NarrowFixedAxis narrow_fixed_axis(const QuantizedAxis& ax, int 
     n.PA[i] = ax.PA[i];
     n.PB[i] = ax.PB[i];
   }
-  // The p terms exactly as fixed_diffs forms them (zero coefficients leave just -p2 and +p1).
-  if (narrow_fixed_params(f) && f.b >= kMinFixedBits && f.c >= kMinFixedBits && f.z >= kMinFixedBits &&
-      f.z <= kMaxFixedBits &&
-      ax.p >= -(std::int64_t(1) << (f.z + 2)) && ax.p <= (std::int64_t(1) << (f.z + 2))) {
-    // The same shifts in int64, without fixed_diffs' 128-bit arithmetic (the axis is made on a
-    // query's first pair test): |p'| <= 2^(z+2), so |p' 2^e| and |(p' + 1) 2^e| stay below
-    // 2^(b+c+3) <= 2^61 for e = b + c - z >= 0, and the shifts for e < 0 only shrink them.
-    const int e = f.b + f.c - f.z;
-    const std::int64_t p_low = ax.p, p_high = ax.p + 1;
-    if (e >= 0) {
-      n.p1 = p_low * (std::int64_t(1) << e);
-      n.p2 = p_high * (std::int64_t(1) << e);
-    } else {
-      n.p1 = p_low >> (-e);
-      n.p2 = -((-p_high) >> (-e));
-    }
-    return n;
-  }
-  FixedOperands zero{};
-  zero.p = ax.p;
-  const FixedDiffs d = fixed_diffs<false>(zero, f);
-  n.p1 = static_cast<std::int64_t>(d.diff1);
-  n.p2 = static_cast<std::int64_t>(-d.diff2);
+  narrow_fixed_p_terms(ax.p, f, n.p1, n.p2);
   return n;
 }
 
