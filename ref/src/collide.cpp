@@ -273,7 +273,8 @@ class LazyFixedAxes {
                 const Vec3& second_centre, double s, const FixedParams& fixed)
       : set_(&set), pose_(&pose), M_(M), c1_(&first_centre), c2_(&second_centre), s_(s), fixed_(fixed),
         half_(set.half()), k_(set.k()) {
-    validate_fixed_params(fixed);
+    auto in_range = [](int bits) { return bits >= kMinFixedBits && bits <= kMaxFixedBits; };
+    if (!(in_range(fixed.b) && in_range(fixed.c) && in_range(fixed.z))) validate_fixed_params(fixed);  // throws
   }
   LazyFixedAxes(const SatSetup& setup, double s, const FixedParams& fixed)
       : s_(s), fixed_(fixed), half_(setup.k / 2), k_(int(setup.axes.size())) {
@@ -376,7 +377,7 @@ class LazyFixedAxes {
   // everything but p = L . T_c (make_axis_setup's expression) and its terms.
   void make(int i) {
     prepare(i);
-    p_[i] = quantize_offset(scale_offset(L_[i].dot(centred_translation()), s_), fixed_.z);  // as quantize_axis
+    p_[i] = quantize_scaled_offset(L_[i].dot(centred_translation()), s_, fixed_.z);  // as quantize_axis
     narrow_fixed_p_terms(p_[i], fixed_, narrow_[i].p1, narrow_[i].p2);
     ready_ |= 1u << i;
   }

@@ -154,3 +154,28 @@ TEST(FixedOffsetBounds, QueriesEqualTheExactSetUp) {
     }
   }
 }
+
+// quantize_scaled_offset is quantize_offset(scale_offset(p, s), z), including quotients on and
+// next to the p' grid (where it falls back to the plain formula), beyond the clamp, and NaN and
+// infinities.
+TEST(FixedOffsetBounds, ScaledOffsetEqualsThePlainFormula) {
+  std::mt19937_64 gen(99);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> exponent(-40, 40);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (int it = 0; it < 400000; ++it) {
+    const int z = 4 + it % 41;
+    const double s = std::ldexp(1.0 + std::fabs(u(gen)), exponent(gen));
+    double p = 6 * u(gen) * s;
+    if (it % 3 == 0) {  // on the grid, or a few ulps off it
+      const double grid = std::round(p / s * std::ldexp(1.0, z)) * std::ldexp(1.0, -z) * s;
+      p = grid;
+      for (int step = it % 7 - 3; step != 0; step += step > 0 ? -1 : 1)
+        p = std::nextafter(p, step > 0 ? inf : -inf);
+    }
+    if (it % 1000 == 1) p = (it / 1000) % 3 == 0 ? nan : ((it / 1000) % 3 == 1 ? inf : -inf);
+    if (it % 1000 == 2) p = 0;
+    ASSERT_EQ(quantize_scaled_offset(p, s, z), quantize_offset(scale_offset(p, s), z))
+        << "p " << p << " s " << s << " z " << z;
+  }
+}

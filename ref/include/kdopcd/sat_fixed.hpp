@@ -73,6 +73,26 @@ KDOPCD_HD inline double scale_offset(double p, double s) {
   return std::fma(q, s, -p) > 0 ? std::nextafter(q, -std::numeric_limits<double>::infinity()) : q;
 }
 
+// quantize_offset(scale_offset(p, s), z), the same integer, mostly without scale_offset's fma
+// and nextafter (library calls on x86-64 without FMA). scale_offset gives RD(p / s), the largest
+// double <= y = p / s, and for an integer m, m 2^-z is a double (|m| <= 2^(z+2)), so
+// m 2^-z <= y iff m 2^-z <= RD(y): floor(clamp(RD(y)) 2^z) = floor(clamp(y) 2^z). With q = fl(p / s)
+// within 2u |q| of y and clamp monotone and 1-Lipschitz, clamp(y) 2^z lies within
+// d = 2u |q| 2^z of v = clamp(q) 2^z (exact); when v's fraction v - floor(v) (exact) is farther
+// than d from 0 and 1, floor(v) is the answer. Otherwise (and for NaN, infinities, q = 0) the
+// plain formula decides.
+inline std::int64_t quantize_scaled_offset(double p, double s, int z) {
+  const double q = p / s;
+  const double v = (q > 4.0 ? 4.0 : (q < -4.0 ? -4.0 : q)) * times_pow2(1.0, z);
+  const double d = 0x1p-50 * std::fabs(q) * times_pow2(1.0, z) + 0x1p-1000;
+  if (v > -0x1p60 && v < 0x1p60) {  // false for NaN
+    const std::int64_t m = floor_to_int64(v);
+    const double fraction = v - static_cast<double>(m);
+    if (fraction > d && fraction < 1.0 - d) return m;
+  }
+  return quantize_offset(scale_offset(p, s), z);
+}
+
 // One axis test in reals: the scaled doubles the fixed-point test starts from, in the field order
 // of a test-vector line (docs/test-vectors.md). a / ak: the second object's ("A") coefficients at
 // jA and at jA + k/2; b / bk the first object's ("B") at jB and jB + k/2; p = (L . T) / s, unclamped.
