@@ -259,30 +259,66 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }
 
-// The fixed-point axes of a query, each quantized on first use (like LazyAxes), in both forms:
-// QuantizedAxis for fixed_axis_diffs and NarrowFixedAxis for the 64-bit test.
+// The fixed-point axes of a query, each quantized on first use (like LazyAxes): NarrowFixedAxis
+// for the 64-bit test, and the QuantizedAxis of fixed_axis_diffs made from it on request. Made
+// from a pose, the axes' p = L . T_c need the exactly rounded centred translation, which is
+// worked out only when an axis needs it: the root pair's axes are first decided from bounds of p
+// (root_verdict), which settle a separated pose without it. A query touches only what it uses
+// (the class is mostly uninitialized arrays): its footprint was noticeable next to the float
+// query's.
 class LazyFixedAxes {
  public:
-  LazyFixedAxes(const OrientationSet& set, const Pose& centred, double s, const FixedParams& fixed)
-      : set_(&set), M_(centred.matrix()), T_(centred.translation), s_(s), fixed_(fixed), half_(set.half()),
-        k_(set.k()) {
-    validate_fixed_params(fixed);
+  // pose, first_centre and second_centre are kept by reference (they outlive the query).
+  LazyFixedAxes(const OrientationSet& set, const Pose& pose, const Mat3& M, const Vec3& first_centre,
+                const Vec3& second_centre, double s, const FixedParams& fixed)
+      : set_(&set), pose_(&pose), M_(M), c1_(&first_centre), c2_(&second_centre), s_(s), fixed_(fixed),
+        half_(set.half()), k_(set.k()) {
+    auto in_range = [](int bits) { return bits >= kMinFixedBits && bits <= kMaxFixedBits; };
+    if (!(in_range(fixed.b) && in_range(fixed.c) && in_range(fixed.z))) validate_fixed_params(fixed);  // throws
   }
   LazyFixedAxes(const SatSetup& setup, double s, const FixedParams& fixed)
       : s_(s), fixed_(fixed), half_(setup.k / 2), k_(int(setup.axes.size())) {
     validate_fixed_params(fixed);
     for (int i = 0; i < k_; ++i) store(i, setup.axes[std::size_t(i)]);
   }
-  const QuantizedAxis& quantized(int i) {
-    if (!(ready_ >> i & 1u)) store(i, make_axis_setup(*set_, M_, T_, i));
-    return quantized_[i];
+  // quantize_axis of the axis (the same integers: narrow_ holds them all but p').
+  QuantizedAxis quantized(int i) {
+    const NarrowFixedAxis& n = narrow(i);
+    QuantizedAxis q;
+    for (int m = 0; m < 3; ++m) {
+      q.jA[m] = n.ja[m];
+      q.jB[m] = n.jb[m];
+      q.PA[m] = n.PA[m];
+      q.PB[m] = n.PB[m];
+    }
+    q.p = p_[i];
+    return q;
   }
   const NarrowFixedAxis& narrow(int i) {
-    if (!(ready_ >> i & 1u)) store(i, make_axis_setup(*set_, M_, T_, i));
+    if (!(ready_ >> i & 1u)) make(i);
     return narrow_[i];
   }
   void make_all() {
-    for (int i = 0; i < k_; ++i) quantized(i);
+    for (int i = 0; i < k_; ++i) narrow(i);
+  }
+  // The query's pose in the centred frames (made from a pose only): the pose's rotation and T_c.
+  Pose centred_pose() { return Pose{pose_->rotation, centred_translation()}; }
+  // Axis i of the root pair (a, b: the roots' quantized coefficients, oa, ob: their own terms,
+  // on the own-structured path): 1 if fixed_axis_separates_own separates, 0 if not, decided from
+  // bounds of the p terms where they suffice (fixed_offset_bounds), else -1 (the caller runs the
+  // exact test). Axes already made are decided exactly.
+  int root_verdict(int i, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
+                   const std::int64_t* ob) {
+    if (ready_ >> i & 1u) return fixed_axis_separates_own(narrow_[i], i, a, b, oa, ob);
+    if (set_ == nullptr) return -1;
+    prepare(i);
+    if (!estimate_made_) {
+      estimate_ = estimate_fixed_offsets(M_, pose_->translation, *c1_, *c2_, s_);
+      estimate_made_ = true;
+    }
+    std::int64_t s1, s2;
+    fixed_own_axis_sums(narrow_[i], i, a, b, oa, ob, s1, s2);
+    return fixed_verdict_from_bounds(s1, s2, fixed_offset_bounds(estimate_, L_[i], fixed_));
   }
   // The SIMD test on the first n axes (own-structured axes only), as LazyAxes::test_lanes.
   PairVerdict test_lanes(int n, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
@@ -303,9 +339,52 @@ class LazyFixedAxes {
   bool own_structured() const { return own_structured_; }
 
  private:
+  const Vec3& centred_translation() {
+    if (!centred_made_) {
+      Tc_ = kdopcd::centred_translation(M_, pose_->translation, *c1_, *c2_);
+      centred_made_ = true;
+    }
+    return Tc_;
+  }
+  // Axis i's direction and the parts of its NarrowFixedAxis that do not depend on p, from
+  // make_axis_setup (whose p, taken from the uncentred T here, is not used), as store() makes them.
+  void prepare(int i) {
+    if (prepared_ >> i & 1u) return;
+    const AxisSetup axis = make_axis_setup(*set_, M_, pose_->translation, i);
+    L_[i] = axis.L;
+    NarrowFixedAxis& n = narrow_[i];
+    const double scale_c = double(std::int64_t(1) << fixed_.c);  // c <= kMaxFixedBits = 44
+    for (int m = 0; m < 3; ++m) {
+      n.ja[m] = axis.jA[m];
+      n.jak[m] = axis.jA[m] < half_ ? axis.jA[m] + half_ : axis.jA[m] - half_;
+      n.jb[m] = axis.jB[m];
+      n.jbk[m] = axis.jB[m] < half_ ? axis.jB[m] + half_ : axis.jB[m] - half_;
+      n.PA[m] = quantize_mapping_scaled(axis.PA[m], scale_c);
+      n.PB[m] = quantize_mapping_scaled(axis.PB[m], scale_c);
+    }
+    prepared_ |= 1u << i;
+  }
+  // quantize_mapping(P, c) given 2^c: the same integer (times_pow2 is this product for c <= 62,
+  // floor_to_int64 this truncation below 2^62), with the branches the compiler kept per call
+  // folded into one range check, which mapping entries (|P| <= 3 or so) always pass.
+  std::int64_t quantize_mapping_scaled(double P, double scale_c) const {
+    const double x = P * scale_c;
+    if (!(x > -0x1p62 && x < 0x1p62)) return quantize_mapping(P, fixed_.c);
+    const std::int64_t t = static_cast<std::int64_t>(x);
+    return t - (static_cast<double>(t) > x ? 1 : 0);
+  }
+  // Axis i complete, as store(i, make_axis_setup(set, M, T_c, i)) makes it: prepare() made
+  // everything but p = L . T_c (make_axis_setup's expression) and its terms.
+  void make(int i) {
+    prepare(i);
+    p_[i] = quantize_scaled_offset(L_[i].dot(centred_translation()), s_, fixed_.z);  // as quantize_axis
+    narrow_fixed_p_terms(p_[i], fixed_, narrow_[i].p1, narrow_[i].p2);
+    ready_ |= 1u << i;
+  }
   void store(int i, const AxisSetup& axis) {
-    quantized_[i] = quantize_axis(axis, s_, fixed_);
-    narrow_[i] = narrow_fixed_axis(quantized_[i], half_, fixed_);
+    const QuantizedAxis q = quantize_axis(axis, s_, fixed_);
+    narrow_[i] = narrow_fixed_axis(q, half_, fixed_);
+    p_[i] = q.p;
     if (set_ == nullptr) {
       const FaceTriple& own = orientation_set(2 * half_).own_direction_triple(i / 2);
       const bool first_owns = i % 2 == 0;
@@ -315,15 +394,23 @@ class LazyFixedAxes {
   }
   bool own_structured_ = true;
   const OrientationSet* set_ = nullptr;
+  const Pose* pose_ = nullptr;
   Mat3 M_;
-  Vec3 T_;
+  const Vec3* c1_ = nullptr;  // the two trees' centres
+  const Vec3* c2_ = nullptr;
+  Vec3 Tc_;
+  bool centred_made_ = false;
+  FixedOffsetEstimate estimate_;
+  bool estimate_made_ = false;
   double s_;
   FixedParams fixed_;
   int half_;
   int k_;
-  std::array<QuantizedAxis, kMaxK> quantized_;
   std::array<NarrowFixedAxis, kMaxK> narrow_;
-  std::uint32_t ready_ = 0;
+  std::array<std::int64_t, kMaxK> p_;  // p' of each made axis
+  std::array<Vec3, kMaxK> L_;          // directions of the prepared axes (Eigen leaves them unset)
+  std::uint32_t prepared_ = 0;  // bit i: L_[i] and narrow_[i]'s p-free parts are made
+  std::uint32_t ready_ = 0;     // bit i: axis i is complete
   bool table_made_ = false;
   FixedAxisTable table_;  // left unfilled until make_table: a separated query never needs it
   FixedPairTestLanes lanes_ = nullptr;
@@ -446,8 +533,11 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
       const std::int64_t* oa = own_s->data() + std::size_t(ns) * std::size_t(k);
       if (root_tested) return axes.test_lanes(n, a, b, oa, ob);
       root_tested = true;
-      for (int i = 0; i < n; ++i)
-        if (fixed_axis_separates_own(axes.narrow(i), i, a, b, oa, ob)) return PairVerdict{true, i + 1};
+      for (int i = 0; i < n; ++i) {
+        int verdict = axes.root_verdict(i, a, b, oa, ob);
+        if (verdict < 0) verdict = fixed_axis_separates_own(axes.narrow(i), i, a, b, oa, ob);
+        if (verdict) return PairVerdict{true, i + 1};
+      }
       return PairVerdict{false, n};
     };
     const std::function<void()> make_all_and_table = [&] {
@@ -596,15 +686,18 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
   // when first reached, as in the float path), and the triangle unit's test on quantized centred
   // vertices (tri_fixed.hpp). The double placed vertices are not used (the unit replaces the
   // exact test). Everything that depends only on a tree and the scale is cached with the tree.
-  const Pose cpose = centred_pose(first, second, pose);
+  // The centred pose is worked out when first needed (LazyFixedAxes): not at all for most
+  // separated poses.
   const double s = scene_scale(first, second);
-  LazyFixedAxes axes(first.orientations(), cpose, s, fixed);
+  LazyFixedAxes axes(first.orientations(), pose, pose.matrix(), first.centre(), second.centre(), s, fixed);
   check_triangle_params(tri_params);  // the pose and vertices are quantized when first needed
   std::once_flag pose_once;
-  QuantizedPose qpose;
+  LateValue<QuantizedPose> qpose;  // QuantizedPose's initializers would zero it on every query
   auto make_unit = [&]() -> TriangleTest {
-    std::call_once(pose_once, [&] { qpose = quantize_pose(cpose, s, tri_params); });
-    auto inputs = std::make_shared<FixedTriangleInputs>(first, second, qpose, s, tri_params);
+    // A parallel traversal makes every axis, and so the centred pose, before its tasks start;
+    // a sequential one may reach here first (a root decided from bounds), and makes it here.
+    std::call_once(pose_once, [&] { qpose.emplace(quantize_pose(axes.centred_pose(), s, tri_params)); });
+    auto inputs = std::make_shared<FixedTriangleInputs>(first, second, *qpose, s, tri_params);
     return [inputs](std::uint32_t tf, std::uint32_t ts) { return inputs->intersect(tf, ts); };
   };
   return collide_fixed(first, second, axes, s, options, fixed, make_unit);

@@ -188,22 +188,27 @@ void rounded_rows(const Mat3& M, const Vec3& c2, const Vec3& t, const Vec3& c1, 
 
 }  // namespace
 
-Pose centred_pose(const Pose& pose, const Vec3& first_centre, const Vec3& second_centre) {
-  const Mat3 M = pose.matrix();
-  Pose out = pose;
+Vec3 centred_translation(const Mat3& M, const Vec3& translation, const Vec3& first_centre, const Vec3& second_centre) {
+  Vec3 out;
   double fast[3];
   bool ok[3];
-  rounded_rows(M, second_centre, pose.translation, first_centre, fast, ok);
+  rounded_rows(M, second_centre, translation, first_centre, fast, ok);
   for (int i = 0; i < 3; ++i) {
     if (ok[i]) {
-      out.translation[i] = fast[i];
+      out[i] = fast[i];
       continue;
     }
     ExactSum t;
     for (int j = 0; j < 3; ++j) t.add_product(M(i, j), second_centre[j]);
-    t.add(pose.translation[i]).sub(first_centre[i]);
-    out.translation[i] = t.rounded();
+    t.add(translation[i]).sub(first_centre[i]);
+    out[i] = t.rounded();
   }
+  return out;
+}
+
+Pose centred_pose(const Pose& pose, const Vec3& first_centre, const Vec3& second_centre) {
+  Pose out = pose;
+  out.translation = centred_translation(pose.matrix(), pose.translation, first_centre, second_centre);
   return out;
 }
 

@@ -37,5 +37,8 @@ inline Vec3 place_vertex(const Mat3& R, const Vec3& t, const Vec3& x) { return R
 // so far from the origin the large terms cancel without loss, and equal exact values give equal
 // T_c. The rotation is the pose's own.
 Pose centred_pose(const Pose& pose, const Vec3& first_centre, const Vec3& second_centre);
+// T_c alone, from M = pose.matrix() (the same doubles): for a caller that already has the matrix,
+// or that needs the centred translation only on some queries.
+Vec3 centred_translation(const Mat3& M, const Vec3& translation, const Vec3& first_centre, const Vec3& second_centre);
 
 }  // namespace kdopcd

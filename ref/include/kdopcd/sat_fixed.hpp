@@ -73,6 +73,26 @@ KDOPCD_HD inline double scale_offset(double p, double s) {
   return std::fma(q, s, -p) > 0 ? std::nextafter(q, -std::numeric_limits<double>::infinity()) : q;
 }
 
+// quantize_offset(scale_offset(p, s), z), the same integer, mostly without scale_offset's fma
+// and nextafter (library calls on x86-64 without FMA). scale_offset gives RD(p / s), the largest
+// double <= y = p / s, and for an integer m, m 2^-z is a double (|m| <= 2^(z+2)), so
+// m 2^-z <= y iff m 2^-z <= RD(y): floor(clamp(RD(y)) 2^z) = floor(clamp(y) 2^z). With q = fl(p / s)
+// within 2u |q| of y and clamp monotone and 1-Lipschitz, clamp(y) 2^z lies within
+// d = 2u |q| 2^z of v = clamp(q) 2^z (exact); when v's fraction v - floor(v) (exact) is farther
+// than d from 0 and 1, floor(v) is the answer. Otherwise (and for NaN, infinities, q = 0) the
+// plain formula decides.
+inline std::int64_t quantize_scaled_offset(double p, double s, int z) {
+  const double q = p / s;
+  const double v = (q > 4.0 ? 4.0 : (q < -4.0 ? -4.0 : q)) * times_pow2(1.0, z);
+  const double d = 0x1p-50 * std::fabs(q) * times_pow2(1.0, z) + 0x1p-1000;
+  if (v > -0x1p60 && v < 0x1p60) {  // false for NaN
+    const std::int64_t m = floor_to_int64(v);
+    const double fraction = v - static_cast<double>(m);
+    if (fraction > d && fraction < 1.0 - d) return m;
+  }
+  return quantize_offset(scale_offset(p, s), z);
+}
+
 // One axis test in reals: the scaled doubles the fixed-point test starts from, in the field order
 // of a test-vector line (docs/test-vectors.md). a / ak: the second object's ("A") coefficients at
 // jA and at jA + k/2; b / bk the first object's ("B") at jB and jB + k/2; p = (L . T) / s, unclamped.
@@ -225,6 +245,33 @@ struct NarrowFixedAxis {
 
 KDOPCD_HD inline bool narrow_fixed_params(const FixedParams& f) { return f.b + f.c <= kNarrowFixedMaxBitSum; }
 
+// The p terms of NarrowFixedAxis for p' = p, exactly as fixed_diffs forms them (zero coefficients
+// leave just -p2 and +p1).
+KDOPCD_HD inline void narrow_fixed_p_terms(std::int64_t p, const FixedParams& f, std::int64_t& p1, std::int64_t& p2) {
+  if (narrow_fixed_params(f) && f.b >= kMinFixedBits && f.c >= kMinFixedBits && f.z >= kMinFixedBits &&
+      f.z <= kMaxFixedBits &&
+      p >= -(std::int64_t(1) << (f.z + 2)) && p <= (std::int64_t(1) << (f.z + 2))) {
+    // The same shifts in int64, without fixed_diffs' 128-bit arithmetic (the axis is made on a
+    // query's first pair test): |p'| <= 2^(z+2), so |p' 2^e| and |(p' + 1) 2^e| stay below
+    // 2^(b+c+3) <= 2^61 for e = b + c - z >= 0, and the shifts for e < 0 only shrink them.
+    const int e = f.b + f.c - f.z;
+    const std::int64_t p_low = p, p_high = p + 1;
+    if (e >= 0) {
+      p1 = p_low * (std::int64_t(1) << e);
+      p2 = p_high * (std::int64_t(1) << e);
+    } else {
+      p1 = p_low >> (-e);
+      p2 = -((-p_high) >> (-e));
+    }
+    return;
+  }
+  FixedOperands zero{};
+  zero.p = p;
+  const FixedDiffs d = fixed_diffs<false>(zero, f);
+  p1 = static_cast<std::int64_t>(d.diff1);
+  p2 = static_cast<std::int64_t>(-d.diff2);
+}
+
 KDOPCD_HD inline NarrowFixedAxis narrow_fixed_axis(const QuantizedAxis& ax, int half, const FixedParams& f) {
   NarrowFixedAxis n;
   for (int i = 0; i < 3; ++i) {
@@ -235,29 +282,7 @@ KDOPCD_HD inline NarrowFixedAxis narrow_fixed_axis(const QuantizedAxis& ax, int 
     n.PA[i] = ax.PA[i];
     n.PB[i] = ax.PB[i];
   }
-  // The p terms exactly as fixed_diffs forms them (zero coefficients leave just -p2 and +p1).
-  if (narrow_fixed_params(f) && f.b >= kMinFixedBits && f.c >= kMinFixedBits && f.z >= kMinFixedBits &&
-      f.z <= kMaxFixedBits &&
-      ax.p >= -(std::int64_t(1) << (f.z + 2)) && ax.p <= (std::int64_t(1) << (f.z + 2))) {
-    // The same shifts in int64, without fixed_diffs' 128-bit arithmetic (the axis is made on a
-    // query's first pair test): |p'| <= 2^(z+2), so |p' 2^e| and |(p' + 1) 2^e| stay below
-    // 2^(b+c+3) <= 2^61 for e = b + c - z >= 0, and the shifts for e < 0 only shrink them.
-    const int e = f.b + f.c - f.z;
-    const std::int64_t p_low = ax.p, p_high = ax.p + 1;
-    if (e >= 0) {
-      n.p1 = p_low * (std::int64_t(1) << e);
-      n.p2 = p_high * (std::int64_t(1) << e);
-    } else {
-      n.p1 = p_low >> (-e);
-      n.p2 = -((-p_high) >> (-e));
-    }
-    return n;
-  }
-  FixedOperands zero{};
-  zero.p = ax.p;
-  const FixedDiffs d = fixed_diffs<false>(zero, f);
-  n.p1 = static_cast<std::int64_t>(d.diff1);
-  n.p2 = static_cast<std::int64_t>(-d.diff2);
+  narrow_fixed_p_terms(ax.p, f, n.p1, n.p2);
   return n;
 }
 
@@ -294,6 +319,73 @@ double scene_scale(const DopTree& first, const DopTree& second);
 // place of `pose`: make_sat_setup(first.orientations(), centred_pose(first, second, pose)) and
 // quantize_pose(centred_pose(first, second, pose), s, ...).
 Pose centred_pose(const DopTree& first, const DopTree& second, const Pose& pose);
+
+// Bounds of an axis's p terms without the exactly rounded centred translation. The fixed test of
+// an axis is diff1' = S1 + p1 > 0 or diff2' = S2 - p2 > 0, with p1, p2 the terms of
+// narrow_fixed_axis(quantize_axis(axis, s, f), half, f) for axis.p = axis.L . T_c, T_c =
+// centred_translation(M, T, first centre, second centre). Working out T_c exactly is most of a
+// separated fixed query's set-up, yet a separated pose is decided by a margin far above what
+// rounding can change. So a query first takes x = fl(M c2 + T - c1) and, per axis, an interval
+// that certainly holds p1 and p2 (fixed_offset_bounds); where the integer sums S1, S2 decide the
+// verdict for every p1, p2 in it (fixed_verdict_from_bounds), that is the exact test's verdict,
+// and only an undecided axis needs T_c. Derivation: docs/fixed-point.md §8.
+struct FixedOffsetEstimate {
+  Vec3 x;        // fl(M c2 + T - c1), rounded in any order
+  Vec3 mass;     // per row, sum_j |M_ij c2_j| + |T_i| + |c1_i|
+  double inv_s;  // fl(1 / s)
+};
+FixedOffsetEstimate estimate_fixed_offsets(const Mat3& M, const Vec3& translation, const Vec3& first_centre,
+                                           const Vec3& second_centre, double s);
+
+struct FixedOffsetBounds {
+  double p1_low, p1_high;  // p1_low <= p1 <= p1_high (as reals; NaN when nothing is known)
+  double p2_low, p2_high;
+};
+
+// The bounds for an axis of unit direction L (the axis set-up's own L) at f.
+inline FixedOffsetBounds fixed_offset_bounds(const FixedOffsetEstimate& estimate, const Vec3& L,
+                                             const FixedParams& f) {
+  // With u = 2^-53 and X the exact M c2 + T - c1: x_i is X_i within gamma_5 of its row's mass (five
+  // terms summed in any order), t = fl(L . x) adds gamma_3; the exact path's T_c_i is X_i rounded
+  // (u |X_i|) and its p = fl(L . T_c) adds gamma_3 again. Altogether |p - t| < 13 u mass with
+  // mass = sum_i |L_i| mass_i, which 2^-48 mass (32 u, also covering the rounding of mass itself)
+  // bounds; 2^-1000 covers underflow.
+  const double t = L.x() * estimate.x.x() + L.y() * estimate.x.y() + L.z() * estimate.x.z();
+  const double mass = std::fabs(L.x()) * estimate.mass.x() + std::fabs(L.y()) * estimate.mass.y() +
+                      std::fabs(L.z()) * estimate.mass.z();
+  const double E = 0x1p-48 * mass + 0x1p-1000;
+  // scale_offset(p, s) is the largest double <= p / s: within 2u |p / s| of it. The products with
+  // fl(1 / s) below are within 3.01u of the quotients; w bounds |p / s| (up to that rounding), so
+  // 2^-48 w covers both.
+  const double w = (std::fabs(t) + E) * estimate.inv_s;
+  const double lo = (t - E) * estimate.inv_s - 0x1p-48 * w - 0x1p-1000;
+  const double hi = (t + E) * estimate.inv_s + 0x1p-48 * w + 0x1p-1000;
+  // quantize_offset's clamp is monotone, so p' = floor(clamp(p / s) 2^z) lies in
+  // (clamp(lo) 2^z - 1, clamp(hi) 2^z]. narrow_fixed_axis: with e = b + c - z,
+  // p1 = p' 2^e (e >= 0) or floor(p' 2^e), p2 = (p' + 1) 2^e or ceil((p' + 1) 2^e).
+  auto clamp = [](double v) { return v > 4.0 ? 4.0 : (v < -4.0 ? -4.0 : v); };  // keeps NaN
+  const int e = f.b + f.c - f.z;
+  const double scale_z = times_pow2(1.0, f.z), scale_e = times_pow2(1.0, e);  // exact powers of two
+  const double low = clamp(lo) * scale_z, high = clamp(hi) * scale_z;
+  FixedOffsetBounds b;
+  b.p1_low = (low - 1) * scale_e - 1;
+  b.p1_high = high * scale_e;
+  b.p2_low = low * scale_e;
+  b.p2_high = (high + 1) * scale_e + 1;
+  return b;
+}
+
+// +1: S1 + p1 > 0 or S2 - p2 > 0 for every p1, p2 within `bounds` (the axis separates);
+// 0: neither for any (it does not); -1: undecided. Sums in doubles with a margin for their rounding.
+inline int fixed_verdict_from_bounds(std::int64_t s1, std::int64_t s2, const FixedOffsetBounds& bounds) {
+  // double(S), the bound's own +-1 steps (each rounded to within 2^-53 of its result, and so of
+  // |bound| + 1) and the sum all round by far less than 2^-40 (|S| + |bound|) + 1.
+  auto margin = [](double a, double b) { return 0x1p-40 * (std::fabs(a) + std::fabs(b)) + 1.0; };
+  const double a = double(s1), c = double(s2);
+  if (a + bounds.p1_low > margin(a, bounds.p1_low) || c - bounds.p2_high > margin(c, bounds.p2_high)) return 1;
+  if (a + bounds.p1_high < -margin(a, bounds.p1_high) && c - bounds.p2_low < -margin(c, bounds.p2_low)) return 0;
+  return -1;  // also every comparison with NaN
+}
 
 QuantizedAxis quantize_axis(const AxisSetup& axis, double s, const FixedParams& params);
 std::vector<QuantizedAxis> quantize_setup(const SatSetup& setup, double s, const FixedParams& params);

@@ -26,6 +26,19 @@ inline bool fixed_axis_separates_own(const NarrowFixedAxis& ax, int i, const std
   return oa[i - 1] + narrow_mapped(ax.PB, b, ax.jbk) + ax.p1 > 0 || narrow_mapped(ax.PB, b, ax.jb) + oa[i] - ax.p2 > 0;
 }
 
+// The two sums of fixed_axis_separates_own without the p terms: axis i separates iff
+// s1 + ax.p1 > 0 or s2 - ax.p2 > 0 (integer sums: the same verdict in any order).
+inline void fixed_own_axis_sums(const NarrowFixedAxis& ax, int i, const std::int64_t* a, const std::int64_t* b,
+                                const std::int64_t* oa, const std::int64_t* ob, std::int64_t& s1, std::int64_t& s2) {
+  if (i % 2 == 0) {
+    s1 = narrow_mapped(ax.PA, a, ax.ja) + ob[i + 1];
+    s2 = ob[i] + narrow_mapped(ax.PA, a, ax.jak);
+  } else {
+    s1 = oa[i - 1] + narrow_mapped(ax.PB, b, ax.jbk);
+    s2 = narrow_mapped(ax.PB, b, ax.jb) + oa[i];
+  }
+}
+
 // The scalar test of the first n of `axes` (make_sat_setup's order): the first separating axis.
 inline PairVerdict fixed_pair_test_scalar(std::span<const NarrowFixedAxis> axes, int n, const std::int64_t* a,
                                           const std::int64_t* b, const std::int64_t* oa, const std::int64_t* ob) {
