@@ -378,12 +378,12 @@ module kdopcd_tri_decide (
   // ---- the segment tests of degenerate triangles, written out for every pair of extremes.
   // extent() returns (0, 0) when the three vertices coincide, else one of the six ordered pairs of
   // distinct vertices. Each of these seven segments gets its own test with constant vertex
-  // indices, as a continuous assignment (no process: Yosys inlines each call on its own, where one
-  // process holding all of them made its proc_mux pass take hours); the extents then select one
-  // result. So no orientation sign is looked up at an index computed in the same clock, and the
-  // verdict's path is the extent and one selection beside the tests, not after them. Each test is
-  // evaluated only in the case that needs it (so a cycle-based simulator skips the others); in
-  // synthesis that condition is one more input of the last gate.
+  // indices, in its own small process (one process holding all of them made Yosys's proc_mux pass
+  // take hours); the extents then select one result. So no orientation sign is looked up at an
+  // index computed in the same clock, and the verdict's path is the extent and one selection
+  // beside the tests, not after them. Each test is evaluated only in the case that needs it, under
+  // an `if` (Verilator evaluates the function body of `assign v = need && f(...)` every clock;
+  // inside the `if` it skips it); in synthesis that condition is one more input of the last gate.
   logic       en;
   logic       need_seg_a, need_seg_b, need_seg_seg;
   // Indexed by the extents' codes themselves, {lo, hi} (and {lo1, hi1, lo2, hi2}), so that the
@@ -406,18 +406,29 @@ module kdopcd_tri_decide (
         assign seg_b_tri[I1] = 1'b0;
         assign seg_seg[16 * I1 +: 16] = '0;
       end else begin : g_seg
-        assign seg_a_tri[I1] = need_seg_a &&
-            seg_tri(3'(lo1), 3'(hi1), 3'd3, 3'd4, 3'd5, axis_b_i[1:0], en);
-        assign seg_b_tri[I1] = need_seg_b &&
-            seg_tri(3'(3 + lo1), 3'(3 + hi1), 3'd0, 3'd1, 3'd2, axis_a_i[1:0], en);
+        logic a_v, b_v;
+        always_comb begin
+          a_v = 1'b0;
+          if (need_seg_a) a_v = seg_tri(3'(lo1), 3'(hi1), 3'd3, 3'd4, 3'd5, axis_b_i[1:0], en);
+        end
+        always_comb begin
+          b_v = 1'b0;
+          if (need_seg_b) b_v = seg_tri(3'(3 + lo1), 3'(3 + hi1), 3'd0, 3'd1, 3'd2, axis_a_i[1:0], en);
+        end
+        assign seg_a_tri[I1] = a_v;
+        assign seg_b_tri[I1] = b_v;
         for (genvar lo2 = 0; lo2 < 4; lo2++) begin : g_lo2
           for (genvar hi2 = 0; hi2 < 4; hi2++) begin : g_hi2
             localparam int I2 = 4 * lo2 + hi2;
             if (lo2 == 3 || hi2 == 3 || (lo2 == hi2 && lo2 != 0)) begin : g_none
               assign seg_seg[16 * I1 + I2] = 1'b0;
             end else begin : g_seg
-              assign seg_seg[16 * I1 + I2] = need_seg_seg &&
-                  seg_3d(3'(lo1), 3'(hi1), 3'(3 + lo2), 3'(3 + hi2), en);
+              logic v;
+              always_comb begin
+                v = 1'b0;
+                if (need_seg_seg) v = seg_3d(3'(lo1), 3'(hi1), 3'(3 + lo2), 3'(3 + hi2), en);
+              end
+              assign seg_seg[16 * I1 + I2] = v;
             end
           end
         end

@@ -194,9 +194,11 @@ module kdopcd_tri_seq #(
       localparam int E = (30 + 3*t + k) * NW;
       assign mag[k] = mfile_q[E+NW-1] ? (~mfile_q[E +: NW] + 1'b1) : mfile_q[E +: NW];
     end
+    // n0 != 0 from the minor itself, not from its magnitude: the negation's carry chain would
+    // sit in front of the wide OR (the top's slowest path when it did).
     always_ff @(posedge clk_i) begin
       if (vld[AXIS_LD]) begin
-        ncmp_q[t] <= {mag[2] > mag[1], mag[2] > mag[0], mag[1] > mag[0], |mag[0]};
+        ncmp_q[t] <= {mag[2] > mag[1], mag[2] > mag[0], mag[1] > mag[0], |mfile_q[30 * NW + 3 * t * NW +: NW]};
       end
     end
     always_comb begin
