@@ -329,7 +329,7 @@ class LazyFixedAxes {
   void make_table(int n) {
     if (table_made_) return;
     for (int i = 0; i < n; ++i) narrow(i);
-    make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, table_);
+    make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, fixed_.b, table_);
     lanes_ = fixed_pair_test_lanes();
     table_made_ = true;
   }
