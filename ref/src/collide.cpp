@@ -329,7 +329,7 @@ class LazyFixedAxes {
   void make_table(int n) {
     if (table_made_) return;
     for (int i = 0; i < n; ++i) narrow(i);
-    make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, table_);
+    make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, fixed_.b, table_);
     lanes_ = fixed_pair_test_lanes();
     table_made_ = true;
   }
@@ -337,6 +337,10 @@ class LazyFixedAxes {
   // as make_sat_setup makes them (axes made here from the pose always are): then the own object's
   // two sums of Eq. 22 are OwnTerms of its node.
   bool own_structured() const { return own_structured_; }
+  // Whether the query takes the own-structured 64-bit test (collide_fixed), which reads of each
+  // axis only the projected object's half of NarrowFixedAxis (the owning object's sums are its
+  // tree's own terms): fixed_own_axis_sums and make_fixed_axis_table.
+  bool own_path() const { return narrow_fixed_params(fixed_) && !kCheckFixedWidths && own_structured_; }
 
  private:
   const Vec3& centred_translation() {
@@ -348,20 +352,28 @@ class LazyFixedAxes {
   }
   // Axis i's direction and the parts of its NarrowFixedAxis that do not depend on p, from
   // make_axis_setup (whose p, taken from the uncentred T here, is not used), as store() makes them.
+  // On the own path only the projected object's half (A for even axes, made from the first
+  // object's own directions; B for odd ones): nothing there reads the owning object's half, and
+  // quantizing it was a noticeable part of a separated query's set-up.
   void prepare(int i) {
     if (prepared_ >> i & 1u) return;
     const AxisSetup axis = make_axis_setup(*set_, M_, pose_->translation, i);
     L_[i] = axis.L;
     NarrowFixedAxis& n = narrow_[i];
     const double scale_c = double(std::int64_t(1) << fixed_.c);  // c <= kMaxFixedBits = 44
-    for (int m = 0; m < 3; ++m) {
-      n.ja[m] = axis.jA[m];
-      n.jak[m] = axis.jA[m] < half_ ? axis.jA[m] + half_ : axis.jA[m] - half_;
-      n.jb[m] = axis.jB[m];
-      n.jbk[m] = axis.jB[m] < half_ ? axis.jB[m] + half_ : axis.jB[m] - half_;
-      n.PA[m] = quantize_mapping_scaled(axis.PA[m], scale_c);
-      n.PB[m] = quantize_mapping_scaled(axis.PB[m], scale_c);
-    }
+    const bool own_path = this->own_path();
+    if (!own_path || i % 2 == 0)
+      for (int m = 0; m < 3; ++m) {
+        n.ja[m] = axis.jA[m];
+        n.jak[m] = axis.jA[m] < half_ ? axis.jA[m] + half_ : axis.jA[m] - half_;
+        n.PA[m] = quantize_mapping_scaled(axis.PA[m], scale_c);
+      }
+    if (!own_path || i % 2 == 1)
+      for (int m = 0; m < 3; ++m) {
+        n.jb[m] = axis.jB[m];
+        n.jbk[m] = axis.jB[m] < half_ ? axis.jB[m] + half_ : axis.jB[m] - half_;
+        n.PB[m] = quantize_mapping_scaled(axis.PB[m], scale_c);
+      }
     prepared_ |= 1u << i;
   }
   // quantize_mapping(P, c) given 2^c: the same integer (times_pow2 is this product for c <= 62,
@@ -508,7 +520,7 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
                           const MakeTriangleTest& make_triangle_test) {
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
-  const bool own_path = narrow_fixed_params(fixed) && !kCheckFixedWidths && axes.own_structured();
+  const bool own_path = axes.own_path();
   const std::shared_ptr<const FixedTreeData> trees = fixed_tree_data(first, second, s, fixed, own_path);
   const QuantizedTree* const qf = trees->qf.get();
   const QuantizedTree* const qs = trees->qs.get();

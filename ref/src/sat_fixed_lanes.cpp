@@ -14,8 +14,25 @@ namespace kdopcd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// P'_i x'_i per lane. Where the table says both factors fit in 32 bits (FixedAxisTable::
+// products32), x86 multiplies the low halves of the 64-bit lanes into exact 64-bit products in
+// one instruction (MulEven of int32: even int32 lanes are the low halves on little-endian x86);
+// a full 64-bit lane product has no instruction before AVX-512 and is emulated with three.
+// Both give the same integer.
+template <bool kProducts32, class D, class V>
+HWY_INLINE V lane_products(D d, V P, V x) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSE4
+  if constexpr (kProducts32) {
+    const hn::Repartition<std::int32_t, D> d32;
+    return hn::MulEven(hn::BitCast(d32, P), hn::BitCast(d32, x));
+  }
+#endif
+  (void)d;
+  return hn::Mul(P, x);
+}
+
 // The lanes [e0, e0 + N) of one parity whose axis separates the pair.
-template <class D>
+template <bool kProducts32, class D>
 HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0, const std::int64_t* other,
                                         const std::int64_t* own) {
   const auto zero = hn::Zero(d);
@@ -31,7 +48,7 @@ HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0,
     auto sum = zero;
     for (int m = 0; m < 3; ++m) {
       const auto x = gather(other, index[m]);
-      sum = hn::Add(sum, hn::Add(hn::Mul(hn::LoadU(d, t.P[m] + e0), x), hn::Min(x, zero)));
+      sum = hn::Add(sum, hn::Add(lane_products<kProducts32>(d, hn::LoadU(d, t.P[m] + e0), x), hn::Min(x, zero)));
     }
     return sum;
   };
@@ -45,14 +62,16 @@ HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0,
 
 // As FloatPairTestLanesImpl: blocks of N axes of each parity in axis order, the first block
 // holding a separating axis gives the smaller of its two parities' first separating axes.
-PairVerdict FixedPairTestLanesImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
-                                   const std::int64_t* oa, const std::int64_t* ob) {
+template <bool kProducts32>
+HWY_INLINE PairVerdict fixed_pair_test_lanes_of(const FixedAxisTable& table, const std::int64_t* a,
+                                                const std::int64_t* b, const std::int64_t* oa, const std::int64_t* ob) {
   const hn::CappedTag<std::int64_t, 4> d;  // 4 lanes, as the float test
   const size_t N = hn::Lanes(d);
   for (size_t e0 = 0; e0 < size_t(table.even.count); e0 += N) {
-    const intptr_t even = hn::FindFirstTrue(d, separating_lanes(d, table.even, e0, a, ob));
-    const intptr_t odd = e0 < size_t(table.odd.count) ? hn::FindFirstTrue(d, separating_lanes(d, table.odd, e0, b, oa))
-                                                      : -1;
+    const intptr_t even = hn::FindFirstTrue(d, separating_lanes<kProducts32>(d, table.even, e0, a, ob));
+    const intptr_t odd = e0 < size_t(table.odd.count)
+                             ? hn::FindFirstTrue(d, separating_lanes<kProducts32>(d, table.odd, e0, b, oa))
+                             : -1;
     if (even >= 0 || odd >= 0) {
       int axis = 2 * kFixedAxisSlots + 2;
       if (even >= 0) axis = 2 * int(e0 + size_t(even));
@@ -61,6 +80,12 @@ PairVerdict FixedPairTestLanesImpl(const FixedAxisTable& table, const std::int64
     }
   }
   return {false, table.axes};
+}
+
+PairVerdict FixedPairTestLanesImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
+                                   const std::int64_t* oa, const std::int64_t* ob) {
+  return table.products32 ? fixed_pair_test_lanes_of<true>(table, a, b, oa, ob)
+                          : fixed_pair_test_lanes_of<false>(table, a, b, oa, ob);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -80,8 +105,11 @@ static_assert(kFilledSlots <= kFixedAxisSlots);
 
 HWY_EXPORT(FixedPairTestLanesImpl);
 
-void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, FixedAxisTable& out) {
+void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, int b, FixedAxisTable& out) {
   out.axes = n;
+  // The other object's coefficients are in [-2^b, 2^b] (quantize_coefficient); each P' is checked.
+  constexpr std::int64_t kLow32 = -(std::int64_t(1) << 31), kHigh32 = (std::int64_t(1) << 31) - 1;
+  bool fits = b >= 0 && b <= 30;
   for (int parity = 0; parity < 2; ++parity) {
     FixedAxisLanes& lanes = parity == 0 ? out.even : out.odd;
     lanes.count = (n + 1 - parity) / 2;
@@ -93,6 +121,7 @@ void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, FixedAx
         lanes.j[m][e] = real ? (parity == 0 ? ax.ja[m] : ax.jbk[m]) : 0;
         lanes.jk[m][e] = real ? (parity == 0 ? ax.jak[m] : ax.jb[m]) : 0;
         lanes.P[m][e] = real ? (parity == 0 ? ax.PA[m] : ax.PB[m]) : 0;
+        fits &= lanes.P[m][e] >= kLow32 && lanes.P[m][e] <= kHigh32;
       }
       lanes.own1[e] = real ? (parity == 0 ? i + 1 : i - 1) : 0;
       lanes.own2[e] = real ? i : 0;
@@ -100,6 +129,7 @@ void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, FixedAx
       lanes.p2[e] = real ? ax.p2 : 0;
     }
   }
+  out.products32 = fits;
 }
 
 FixedPairTestLanes fixed_pair_test_lanes() {

@@ -226,18 +226,24 @@ std::vector<std::int64_t> own_terms(const OrientationSet& set, const std::int64_
 }
 
 void expect_same_fixed_verdicts(const std::vector<NarrowFixedAxis>& axes, const std::vector<std::int64_t>& a,
-                                const std::vector<std::int64_t>& b, const OrientationSet& set, int c, const char* what,
-                                int* separated_count) {
+                                const std::vector<std::int64_t>& b, const OrientationSet& set, const FixedParams& f,
+                                const char* what, int* separated_count) {
+  const int c = f.c;
   const FixedPairTestLanes lanes = fixed_pair_test_lanes();
   const int k = set.k();
   const std::vector<std::int64_t> oa = own_terms(set, a.data(), c), ob = own_terms(set, b.data(), c);
   for (int n : {1, 2, 3, k / 2, k - 1, k}) {
-    FixedAxisTable table;
-    make_fixed_axis_table(axes, n, table);
     const PairVerdict scalar = fixed_pair_test_scalar(axes, n, a.data(), b.data(), oa.data(), ob.data());
-    const PairVerdict simd = lanes(table, a.data(), b.data(), oa.data(), ob.data());
-    ASSERT_EQ(simd.separated, scalar.separated) << what << " k " << k << " n " << n;
-    ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n;
+    // The table at the coefficients' b (32-bit products where b <= 30), and one that must take
+    // full 64-bit products: both give the scalar verdict.
+    for (int table_b : {f.b, kMaxFixedBits}) {
+      FixedAxisTable table;
+      make_fixed_axis_table(axes, n, table_b, table);
+      ASSERT_EQ(table.products32, table_b <= 30) << what << " b " << table_b;
+      const PairVerdict simd = lanes(table, a.data(), b.data(), oa.data(), ob.data());
+      ASSERT_EQ(simd.separated, scalar.separated) << what << " k " << k << " n " << n << " b " << table_b;
+      ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n << " b " << table_b;
+    }
     if (n == k) *separated_count += scalar.separated;
   }
 }
@@ -248,7 +254,8 @@ void expect_same_fixed_verdicts(const std::vector<NarrowFixedAxis>& axes, const 
 // test's verdict and count are the scalar ones, which are fixed_axis_diffs' (checked here too).
 TEST(FixedSimd, EqualsScalarAndEq22OnRandomNodes) {
   std::mt19937_64 rng(13);
-  for (const FixedParams f : {FixedParams{18, 18, 18}, FixedParams{4, 4, 4}, FixedParams{29, 29, 44}}) {
+  for (const FixedParams f : {FixedParams{18, 18, 18}, FixedParams{4, 4, 4}, FixedParams{29, 29, 44},
+                              FixedParams{30, 28, 30}, FixedParams{40, 18, 18}}) {
     ASSERT_TRUE(narrow_fixed_params(f));
     const std::int64_t cmax = std::int64_t(1) << f.b;
     for (int k : kSupportedK) {
@@ -269,7 +276,7 @@ TEST(FixedSimd, EqualsScalarAndEq22OnRandomNodes) {
           for (int i = 0; i < k; ++i) (*node)[std::size_t(i)] = quantize_coefficient(scale_coefficient(dop[std::size_t(i)], 2.0), f.b);
           if (trial % 11 == 0) (*node)[rng() % std::uint64_t(k)] = rng() % 2 ? cmax : -cmax;
         }
-        expect_same_fixed_verdicts(axes, a, b, set, f.c, "random", &separated);
+        expect_same_fixed_verdicts(axes, a, b, set, f, "random", &separated);
         int first = 0;  // the plain Eq. 22 form's first separating axis
         while (first < k && !fixed_axis_diffs<true>(a.data(), b.data(), k / 2, quantized[std::size_t(first)], f).separated())
           ++first;
@@ -315,7 +322,7 @@ TEST(FixedSimd, EqualsScalarOnRealTreeNodes) {
           const std::size_t ns = rng() % std::min<std::size_t>(other->node_count(), trial < 100 ? 64 : other->node_count());
           const std::vector<std::int64_t> b(qa.coefficients(nf), qa.coefficients(nf) + k);
           const std::vector<std::int64_t> a(qo.coefficients(ns), qo.coefficients(ns) + k);
-          expect_same_fixed_verdicts(axes, a, b, ta.orientations(), f.c, "real", &separated);
+          expect_same_fixed_verdicts(axes, a, b, ta.orientations(), f, "real", &separated);
         }
       }
       EXPECT_GT(separated, 0) << "k " << k;

@@ -69,10 +69,15 @@ struct FixedAxisLanes {
 struct FixedAxisTable {
   FixedAxisLanes even, odd;
   int axes = 0;
+  // Every P' of the table and every coefficient it is applied to fit in int32, so the SIMD test
+  // may form P' x' from the low 32 bits of each (exactly the same products): b <= 30, as at the
+  // default b = c = 18.
+  bool products32 = false;
 };
 
-// axes: at least n axes in make_sat_setup's order, own-structured (n <= 26).
-void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, FixedAxisTable& out);
+// axes: at least n axes in make_sat_setup's order, own-structured (n <= 26); b: the bits of the
+// quantized coefficients the table will be applied to (FixedParams::b).
+void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, int b, FixedAxisTable& out);
 
 // The SIMD test: the verdict and axes_tested of fixed_pair_test_scalar on the table's axes.
 using FixedPairTestLanes = PairVerdict (*)(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
