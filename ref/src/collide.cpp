@@ -12,6 +12,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "kdopcd/error.hpp"
@@ -170,9 +171,9 @@ class LateValue {
     if (made_) std::launder(reinterpret_cast<T*>(storage_))->~T();
   }
   explicit operator bool() const { return made_; }
-  template <class U>
-  void emplace(U&& value) {
-    ::new (static_cast<void*>(storage_)) T(std::forward<U>(value));
+  template <class... U>
+  void emplace(U&&... args) {
+    ::new (static_cast<void*>(storage_)) T(std::forward<U>(args)...);
     made_ = true;
   }
   T& operator*() { return *std::launder(reinterpret_cast<T*>(storage_)); }
@@ -198,13 +199,26 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
     };
     return traverse(first, second, options, pair_test, triangle_test);
   }
-  tbb::enumerable_thread_specific<std::optional<Test>> tests;
+  // The calling thread keeps its own test, also for the tasks it runs; the other threads' tests
+  // are made only once tasks start (a query ending in the sequential start, such as a separated
+  // pose, then costs no more than on one thread).
+  const std::thread::id caller = std::this_thread::get_id();
+  LateValue<Test> own;
+  LateValue<tbb::enumerable_thread_specific<std::optional<Test>>> others;
   auto triangle_test = [&](int tf, int ts) {
-    std::optional<Test>& test = tests.local();
+    if (std::this_thread::get_id() == caller) {
+      if (!own) own.emplace(make_triangle_test());
+      return (*own)(tf, ts);
+    }
+    std::optional<Test>& test = (*others).local();
     if (!test) test.emplace(make_triangle_test());
     return (*test)(tf, ts);
   };
-  return detail::traverse_parallel(first, second, options, options.threads, pair_test, triangle_test, before_tasks);
+  auto start_tasks = [&] {
+    others.emplace();
+    if (before_tasks) before_tasks();
+  };
+  return detail::traverse_parallel(first, second, options, options.threads, pair_test, triangle_test, start_tasks);
 }
 
 // The float query: the fast path of the reference.

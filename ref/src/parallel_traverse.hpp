@@ -61,10 +61,8 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
     std::vector<ContactPair> contacts;
     std::vector<NodePair> stack;
   };
-  tbb::enumerable_thread_specific<Local> locals;
   const int spawn_depth = spawn_depth_for(threads);
   const bool larger = options.rule == DescentRule::Larger;  // the only rule reading node sizes
-  tbb::task_group group;
 
   // Tests one pair on behalf of `local` and returns its children (none if separated or two leaves).
   auto visit = [&](Local& local, NodePair pair, NodePair& left, NodePair& right) {
@@ -92,28 +90,6 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
     return first.node(std::size_t(pair.first)).depth + second.node(std::size_t(pair.second)).depth < spawn_depth;
   };
 
-  // Walks the subtree of `root` on this thread; shallow overlapping pairs hand one child to a task.
-  std::function<void(NodePair)> run_task = [&](NodePair root) {
-    Local& local = locals.local();
-    std::vector<NodePair>& stack = local.stack;  // empty between tasks of one thread
-    const std::size_t base = stack.size();       // a nested task (run inline by wait) starts above
-    stack.push_back(root);
-    while (stack.size() > base) {
-      const NodePair pair = stack.back();
-      stack.pop_back();
-      NodePair left, right;
-      if (!visit(local, pair, left, right)) continue;
-      if (shallow(pair)) {
-        group.run([&run_task, right] { run_task(right); });
-      } else {
-        stack.push_back(right);
-      }
-      stack.push_back(left);
-      local.stats.max_stack_depth =
-          std::max<std::uint32_t>(local.stats.max_stack_depth, std::uint32_t(stack.size() - base));
-    }
-  };
-
   // The first pairs on the calling thread alone: most queries (separated and proximity poses) end
   // within them and never pay for waking other threads. Only a query still going after
   // kSequentialPairs tests hands its pending pairs to tasks.
@@ -132,19 +108,6 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
       start.stats.max_stack_depth = std::max<std::uint32_t>(start.stats.max_stack_depth, std::uint32_t(stack.size()));
     }
   }
-  if (!start.stack.empty()) {
-    if (before_tasks) before_tasks();  // e.g. makes the lazily made axes that tasks read concurrently
-    auto run_all = [&] {
-      for (const NodePair pair : start.stack) group.run([&run_task, pair] { run_task(pair); });
-      group.wait();
-    };
-    if (threads > 0) {
-      arena_for(threads).execute(run_all);
-    } else {
-      run_all();
-    }
-    start.stack.clear();
-  }
   QueryResult result;
   result.stats.max_stack_depth = 1;
   auto add = [&](const Local& local) {
@@ -156,7 +119,45 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
     result.contacts.insert(result.contacts.end(), local.contacts.begin(), local.contacts.end());
   };
   add(start);
-  locals.combine_each(add);
+  // Only a query that goes on past the sequential start pays for the per-thread state, the task
+  // group and the arena (together as much as a whole separated query).
+  if (!start.stack.empty()) {
+    tbb::enumerable_thread_specific<Local> locals;
+    tbb::task_group group;
+    // Walks the subtree of `root` on this thread; shallow overlapping pairs hand one child to a task.
+    std::function<void(NodePair)> run_task = [&](NodePair root) {
+      Local& local = locals.local();
+      std::vector<NodePair>& stack = local.stack;  // empty between tasks of one thread
+      const std::size_t base = stack.size();       // a nested task (run inline by wait) starts above
+      stack.push_back(root);
+      while (stack.size() > base) {
+        const NodePair pair = stack.back();
+        stack.pop_back();
+        NodePair left, right;
+        if (!visit(local, pair, left, right)) continue;
+        if (shallow(pair)) {
+          group.run([&run_task, right] { run_task(right); });
+        } else {
+          stack.push_back(right);
+        }
+        stack.push_back(left);
+        local.stats.max_stack_depth =
+            std::max<std::uint32_t>(local.stats.max_stack_depth, std::uint32_t(stack.size() - base));
+      }
+    };
+
+    if (before_tasks) before_tasks();  // e.g. makes the lazily made axes that tasks read concurrently
+    auto run_all = [&] {
+      for (const NodePair pair : start.stack) group.run([&run_task, pair] { run_task(pair); });
+      group.wait();
+    };
+    if (threads > 0) {
+      arena_for(threads).execute(run_all);
+    } else {
+      run_all();
+    }
+    locals.combine_each(add);
+  }
   std::sort(result.contacts.begin(), result.contacts.end());
   result.stats.contacts = result.contacts.size();
   return result;

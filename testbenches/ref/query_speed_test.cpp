@@ -186,7 +186,9 @@ TEST(TreeOptions, SahBuildAndLargerRuleKeepContacts) {
        make_pose_classes(ta, tb, Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized())),
                          Vec3(1, 0.5, 0.25))) {
     const QueryResult reference = collide(ta, tb, cp.pose, TraversalOptions{});
-    if (cp.kind == PoseClass::Intersecting) EXPECT_EQ(reference.contacts, brute_force_contacts(first, second, cp.pose));
+    if (cp.kind == PoseClass::Intersecting) {
+      EXPECT_EQ(reference.contacts, brute_force_contacts(first, second, cp.pose));
+    }
     for (DescentRule rule : {DescentRule::Shallower, DescentRule::Larger}) {
       TraversalOptions options;
       options.rule = rule;
