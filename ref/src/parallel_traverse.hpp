@@ -19,6 +19,7 @@
 #include <tbb/task_group.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <functional>
@@ -124,8 +125,22 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
   if (!start.stack.empty()) {
     tbb::enumerable_thread_specific<Local> locals;
     tbb::task_group group;
-    // Walks the subtree of `root` on this thread; shallow overlapping pairs hand one child to a task.
-    std::function<void(NodePair)> run_task = [&](NodePair root) {
+    std::function<void(NodePair)> run_task;
+    // Tasks made but not yet started. While none is left, some thread may be out of work.
+    std::atomic<int> unstarted{0};
+    auto spawn = [&](NodePair pair) {
+      unstarted.fetch_add(1, std::memory_order_relaxed);
+      group.run([&run_task, &unstarted, pair] {
+        unstarted.fetch_sub(1, std::memory_order_relaxed);
+        run_task(pair);
+      });
+    };
+    // Walks the subtree of `root` on this thread; shallow overlapping pairs hand one child to a
+    // task, and so does any pair while no task is waiting: the work below the shallow pairs is
+    // very uneven (one of them may hold most of the query), so a thread that runs out of work
+    // gets the oldest pending pair of a busy one, the one nearest the root and usually the
+    // largest.
+    run_task = [&](NodePair root) {
       Local& local = locals.local();
       std::vector<NodePair>& stack = local.stack;  // empty between tasks of one thread
       const std::size_t base = stack.size();       // a nested task (run inline by wait) starts above
@@ -136,11 +151,15 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
         NodePair left, right;
         if (!visit(local, pair, left, right)) continue;
         if (shallow(pair)) {
-          group.run([&run_task, right] { run_task(right); });
+          spawn(right);
         } else {
           stack.push_back(right);
         }
         stack.push_back(left);
+        if (unstarted.load(std::memory_order_relaxed) == 0 && stack.size() - base >= 2) {
+          spawn(stack[base]);
+          stack.erase(stack.begin() + std::ptrdiff_t(base));
+        }
         local.stats.max_stack_depth =
             std::max<std::uint32_t>(local.stats.max_stack_depth, std::uint32_t(stack.size() - base));
       }
@@ -148,7 +167,7 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
 
     if (before_tasks) before_tasks();  // e.g. makes the lazily made axes that tasks read concurrently
     auto run_all = [&] {
-      for (const NodePair pair : start.stack) group.run([&run_task, pair] { run_task(pair); });
+      for (const NodePair pair : start.stack) spawn(pair);
       group.wait();
     };
     if (threads > 0) {
