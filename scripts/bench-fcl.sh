@@ -75,7 +75,8 @@ instead ("pose 1", ...). All contacts are asked for everywhere.
   FCL's BV traversal and its triangle tests. This is the cost FCL would have if the trees were
   already in world space: the target for a traversal in local frames.
 - **threads** (with \`--threads N\`): ours with \`TraversalOptions::threads = N\` against 1 thread,
-  both in wall time (a query on several threads spreads its CPU time over them), interleaved.
+  both in wall time (a query on several threads spreads its CPU time over them), in their own
+  alternating batches after the other timings, three times as many (at least 15).
   On a machine shared with other jobs this speed-up says little: the second core is rarely free.
 - Each time is the median over the batches; the repeat count per batch is calibrated so that a
   batch lasts at least the batch time, and the batches of all methods of one query are run
