@@ -13,6 +13,7 @@
 #include <new>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 #include "kdopcd/error.hpp"
@@ -186,10 +187,12 @@ class LateValue {
 // The traversal of a query, sequential or on options.threads threads. `make_triangle_test` gives
 // the triangle test for one thread (called once per thread that needs one): the lazily filled
 // per-query caches behind it (placed vertices) are per thread, so no test waits for a lock.
-template <class PairTest, class MakeTriangleTest>
+// `before_tasks` (a callable, or nullptr) runs once before a parallel traversal starts tasks; it is
+// no std::function, whose making and unmaking was a noticeable part of a separated query.
+template <class PairTest, class MakeTriangleTest, class BeforeTasks = std::nullptr_t>
 QueryResult run_traversal(const DopTree& first, const DopTree& second, const TraversalOptions& options,
                           PairTest&& pair_test, MakeTriangleTest&& make_triangle_test,
-                          const std::function<void()>& before_tasks = {}) {
+                          const BeforeTasks& before_tasks = nullptr) {
   using Test = decltype(make_triangle_test());
   if (!parallel(options)) {
     LateValue<Test> test;  // made at the first triangle test: a separated pose makes none
@@ -216,7 +219,7 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
   };
   auto start_tasks = [&] {
     others.emplace();
-    if (before_tasks) before_tasks();
+    if constexpr (!std::is_null_pointer_v<BeforeTasks>) before_tasks();
   };
   return detail::traverse_parallel(first, second, options, options.threads, pair_test, triangle_test, start_tasks);
 }
@@ -234,7 +237,7 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
       return test_triangle_pair(mf, ms, mine, custom, tf, ts);
     };
   };
-  const std::function<void()> make_all_axes = [&] {  // before concurrent reads
+  const auto make_all_axes = [&] {  // before concurrent reads
     axes.make_all();
     if (axes.structured()) axes.make_table(n);
   };
@@ -538,7 +541,7 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
   const std::shared_ptr<const FixedTreeData> trees = fixed_tree_data(first, second, s, fixed, own_path);
   const QuantizedTree* const qf = trees->qf.get();
   const QuantizedTree* const qs = trees->qs.get();
-  const std::function<void()> make_all_axes = [&] { axes.make_all(); };  // before concurrent reads
+  const auto make_all_axes = [&] { axes.make_all(); };  // before concurrent reads
   auto triangle_maker = [&] {
     return [test = make_triangle_test()](int tf, int ts) { return test(std::uint32_t(tf), std::uint32_t(ts)); };
   };
@@ -566,7 +569,7 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
       }
       return PairVerdict{false, n};
     };
-    const std::function<void()> make_all_and_table = [&] {
+    const auto make_all_and_table = [&] {
       axes.make_all();
       axes.make_table(n);
     };

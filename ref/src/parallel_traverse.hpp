@@ -50,10 +50,10 @@ inline tbb::task_arena& arena_for(int threads) {
   return *arena;
 }
 
-template <class PairTest, class TriangleTest>
+template <class PairTest, class TriangleTest, class BeforeTasks>
 QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const TraversalOptions& options,
                               int threads, PairTest&& pair_test, TriangleTest&& triangle_test,
-                              const std::function<void()>& before_tasks = {}) {
+                              BeforeTasks&& before_tasks) {
   struct NodePair {
     std::int32_t first, second;
   };
@@ -165,7 +165,7 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
       }
     };
 
-    if (before_tasks) before_tasks();  // e.g. makes the lazily made axes that tasks read concurrently
+    before_tasks();  // e.g. makes the lazily made axes that tasks read concurrently
     auto run_all = [&] {
       for (const NodePair pair : start.stack) spawn(pair);
       group.wait();
