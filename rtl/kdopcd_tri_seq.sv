@@ -121,35 +121,46 @@ module kdopcd_tri_seq #(
   logic [2:0] men;
   assign men = {|vld[MS+2 +: SM], |vld[MS+1 +: SM], |vld[MS +: SM]};
 
+  // Unit u's slot s computes minor n = s*UM + u, component k = n % 3 of triple tri_ord(n / 3):
+  // u[k+1] v[k+2] - u[k+2] v[k+1] with u = P_j - P_i, v = P_l - P_i. The operands' indices into
+  // the differences (kdopcd_tri_seq_minor's OPS; 8 bits each) and the slots without a minor.
+  function automatic logic [SM*4*8-1:0] minor_ops(input int u);
+    logic [11:0] t;
+    int n, pu, pv, k1, k2;
+    minor_ops = '0;
+    for (int s = 0; s < SM; s++) begin
+      n = s * UM + u;
+      if (n < NMINOR) begin
+        t  = kdopcd_tri_seq_pkg::tri_ord(n / 3);
+        pu = kdopcd_tri_seq_pkg::pix(32'(t[11:8]), 32'(t[7:4]));
+        pv = kdopcd_tri_seq_pkg::pix(32'(t[11:8]), 32'(t[3:0]));
+        k1 = (n % 3 + 1) % 3;
+        k2 = (n % 3 + 2) % 3;
+        minor_ops = minor_ops | ((SM*4*8)'(8'(3 * pu + k1)) << (32 * s))
+                              | ((SM*4*8)'(8'(3 * pv + k2)) << (32 * s + 8))
+                              | ((SM*4*8)'(8'(3 * pu + k2)) << (32 * s + 16))
+                              | ((SM*4*8)'(8'(3 * pv + k1)) << (32 * s + 24));
+      end
+    end
+  endfunction
+  function automatic logic [SM-1:0] minor_idle(input int u);
+    minor_idle = '0;
+    for (int s = 0; s < SM; s++) begin
+      if (s * UM + u >= NMINOR) minor_idle = minor_idle | (SM'(1) << s);
+    end
+  endfunction
+
   logic [UM*NW-1:0] m_all;
   logic [2*UM-1:0]  ms_all;
   for (genvar u = 0; u < UM; u++) begin : g_minor
-    logic [SM*4*DW-1:0] opt;   // slot s: {d, c, b, a} at [4*s*DW +: 4*DW]
-    for (genvar s = 0; s < SM; s++) begin : g_slot
-      localparam int N = s * UM + u;
-      if (N < NMINOR) begin : g_item
-        localparam logic [11:0] T = kdopcd_tri_seq_pkg::tri_ord(N / 3);
-        localparam int PU = kdopcd_tri_seq_pkg::pix(32'(T[11:8]), 32'(T[7:4]));   // u = P_j - P_i
-        localparam int PV = kdopcd_tri_seq_pkg::pix(32'(T[11:8]), 32'(T[3:0]));   // v = P_l - P_i
-        localparam int K1 = (N % 3 + 1) % 3;
-        localparam int K2 = (N % 3 + 2) % 3;
-        // component k: u[k+1] v[k+2] - u[k+2] v[k+1]
-        assign opt[(4*s+0)*DW +: DW] = diff[(3*PU+K1)*DW +: DW];
-        assign opt[(4*s+1)*DW +: DW] = diff[(3*PV+K2)*DW +: DW];
-        assign opt[(4*s+2)*DW +: DW] = diff[(3*PU+K2)*DW +: DW];
-        assign opt[(4*s+3)*DW +: DW] = diff[(3*PV+K1)*DW +: DW];
-      end else begin : g_idle
-        assign opt[4*s*DW +: 4*DW] = '0;
-      end
-    end
     // The slot's operands load through a multiplexer on the slot's valid bit (one-hot) inside
     // the minor unit, in front of its enabled operand registers. (A variable part select with a
     // non-power-of-two stride would synthesize as a barrel shifter.)
     kdopcd_tri_seq_pkg::sign_t sgn;
-    kdopcd_tri_seq_minor #(.DW(DW), .NS(SM)) u_minor (
+    kdopcd_tri_seq_minor #(.DW(DW), .NS(SM), .ND(45), .OPS(minor_ops(u)), .IDLE(minor_idle(u))) u_minor (
       .clk_i,
       .en_i   (men),
-      .opt_i  (opt),
+      .diff_i (diff),
       .slot_i (vld[MS +: SM]),
       .m_o    (m_all[u*NW +: NW]),
       .sign_o (sgn)
@@ -230,28 +241,43 @@ module kdopcd_tri_seq #(
   logic [3:0] den;
   assign den = {|vld[DS+3 +: SD], |vld[DS+2 +: SD], |vld[DS+1 +: SD], |vld[DS +: SD]};
 
-  logic [2*UD-1:0] ds_all;
-  for (genvar v = 0; v < UD; v++) begin : g_det
-    logic [SD*3*(DW+NW)-1:0] opt;   // slot s: {c (3 minors), u (3 differences)}
-    for (genvar s = 0; s < SD; s++) begin : g_slot
-      localparam int N = s * UD + v;
-      localparam int B = 3 * s * (DW + NW);
-      if (N < NDET) begin : g_item
-        localparam logic [15:0] Q = kdopcd_tri_seq_pkg::det_ord(N);
-        localparam int DX = kdopcd_tri_seq_pkg::dix(32'(Q[15:12]), 32'(Q[11:8]));
-        assign opt[B +: 3*DW]        = uvec_h[3*DX*DW +: 3*DW];
-        assign opt[B+3*DW +: 3*NW]   = mfile_q[3*kdopcd_tri_seq_pkg::det_rank(N)*NW +: 3*NW];
-      end else begin : g_idle
-        assign opt[B +: 3*(DW+NW)] = '0;
+  // Unit v's slot s computes determinant n = s*UD + v: u = difference triple dix(i, j) of
+  // det_ord(n), c = the minor triple of rank det_rank(n) (kdopcd_tri_seq_det's UIX, CIX).
+  function automatic logic [SD*8-1:0] det_uix(input int v);
+    int q;   // det_ord(n): the quadruple's points i, j in bits 15:12, 11:8
+    det_uix = '0;
+    for (int s = 0; s < SD; s++) begin
+      if (s * UD + v < NDET) begin
+        q = 32'(kdopcd_tri_seq_pkg::det_ord(s * UD + v));
+        det_uix = det_uix | ((SD*8)'(8'(kdopcd_tri_seq_pkg::dix(q >> 12, (q >> 8) & 15))) << (8 * s));
       end
     end
+  endfunction
+  function automatic logic [SD*8-1:0] det_cix(input int v);
+    det_cix = '0;
+    for (int s = 0; s < SD; s++) begin
+      if (s * UD + v < NDET)
+        det_cix = det_cix | ((SD*8)'(8'(kdopcd_tri_seq_pkg::det_rank(s * UD + v))) << (8 * s));
+    end
+  endfunction
+  function automatic logic [SD-1:0] det_idle(input int v);
+    det_idle = '0;
+    for (int s = 0; s < SD; s++) begin
+      if (s * UD + v >= NDET) det_idle = det_idle | (SD'(1) << s);
+    end
+  endfunction
+
+  logic [2*UD-1:0] ds_all;
+  for (genvar v = 0; v < UD; v++) begin : g_det
     kdopcd_tri_seq_pkg::sign_t sgn;
-    kdopcd_tri_seq_det #(.DW(DW), .NW(NW), .NS(SD)) u_det (   // slot multiplexer inside, as for the minors
+    kdopcd_tri_seq_det #(.DW(DW), .NW(NW), .NS(SD), .NU(6), .NC(NFULL / 3),
+                         .UIX(det_uix(v)), .CIX(det_cix(v)), .IDLE(det_idle(v))) u_det (
       .clk_i,
-      .en_i   (den),
-      .opt_i  (opt),
-      .slot_i (vld[DS +: SD]),
-      .sign_o (sgn)
+      .en_i    (den),
+      .uvec_i  (uvec_h),
+      .mfile_i (mfile_q),
+      .slot_i  (vld[DS +: SD]),
+      .sign_o  (sgn)
     );
     assign ds_all[2*v +: 2] = sgn;
   end

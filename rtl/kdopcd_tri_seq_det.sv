@@ -2,8 +2,10 @@
 // difference, c a cross product: an orient3d determinant), one determinant per clock.
 // docs/rtl-triangle-unit.md §6.
 //
-//   clock 1: operands registered from the slot that the one-hot slot_i names (the slot
-//            multiplexer in front of the enabled registers, as in kdopcd_tri_seq_minor)
+//   clock 1: operands registered from the slot that the one-hot slot_i names: a difference
+//            triple of uvec_i and a minor triple of mfile_i at indices fixed by the parameters
+//            UIX, CIX (the slot multiplexer in front of the enabled registers, as in
+//            kdopcd_tri_seq_minor)
 //   clock 2: product parts. Each minor c_k (NW bits) is split into two unsigned LO-bit parts and
 //            a signed 3-bit top: u c = u c_0 + 2^LO u c_1 + 2^(2 LO) u c_hi. u c_0 and u c_1 are
 //            DW x (LO+1) signed products, at DW = 53, LO = 51 9 DSP48 each (18 per product
@@ -17,6 +19,12 @@ module kdopcd_tri_seq_det
 #(
   parameter int DW  = 53,             // difference
   parameter int NS  = 1,              // operand slots (determinants this unit computes per test)
+  parameter int NU  = 1,              // difference triples in uvec_i
+  parameter int NC  = 1,              // minor triples in mfile_i
+  // Slot s reads difference triple UIX[s*8 +: 8] and minor triple CIX[s*8 +: 8]
+  parameter logic [NS*8-1:0] UIX  = '0,
+  parameter logic [NS*8-1:0] CIX  = '0,
+  parameter logic [NS-1:0]   IDLE = '0,   // slots without a determinant: operands load as 0
   parameter int NW  = 2 * DW - 1,     // minor
   // derived, not to be overridden
   parameter int LO  = (NW - 3) / 2,   // low parts of a minor (NW is odd: the top part has 3 bits)
@@ -25,8 +33,8 @@ module kdopcd_tri_seq_det
 ) (
   input  logic            clk_i,
   input  logic [3:0]      en_i,
-  input  logic [NS*3*(DW+NW)-1:0] opt_i,  // slot s at [s*3*(DW+NW) +: 3*(DW+NW)]: u_k at
-                                          // [k*DW +: DW], then c_k at [3*DW + k*NW +: NW]
+  input  logic [NU*3*DW-1:0] uvec_i,  // triple t: u_k at [(3t+k)*DW +: DW]
+  input  logic [NC*3*NW-1:0] mfile_i, // triple t: c_k at [(3t+k)*NW +: NW]
   input  logic [NS-1:0]   slot_i,     // one-hot while en_i[0]: the slot whose operands load
   output kdopcd_tri_seq_pkg::sign_t           sign_o
 );
@@ -37,7 +45,10 @@ module kdopcd_tri_seq_det
   always_ff @(posedge clk_i) begin
     if (en_i[0]) begin
       for (int k = 0; k < NS; k++) begin
-        if (slot_i[k]) {c_q, u_q} <= opt_i[k*3*(DW+NW) +: 3*(DW+NW)];
+        if (slot_i[k]) begin
+          {c_q, u_q} <= IDLE[k] ? '0 : {mfile_i[32'(CIX[k*8 +: 8])*3*NW +: 3*NW],
+                                       uvec_i[32'(UIX[k*8 +: 8])*3*DW +: 3*DW]};
+        end
       end
     end
   end

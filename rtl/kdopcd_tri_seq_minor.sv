@@ -1,9 +1,12 @@
 // Time-multiplexed triangle unit: one minor unit, m = a b - c d (one cross-product component,
 // 2x2 minor of two coordinate differences), one minor per clock. docs/rtl-triangle-unit.md §6.
 //
-//   clock 1: operands registered from the slot that the one-hot slot_i names (the slot
-//            multiplexer sits in front of the enabled registers, so a cycle-based simulator
-//            evaluates it only in the clocks they load)
+//   clock 1: operands registered from the slot that the one-hot slot_i names. A slot's four
+//            operands are coordinate differences of diff_i at indices fixed by the parameter
+//            OPS (constant wiring), so the slot multiplexer sits in front of the enabled
+//            registers and nothing is built outside them: a cycle-based simulator evaluates
+//            the selection only in the clocks the registers load (a per-slot operand vector
+//            wired in the caller was rebuilt every clock, several thousand host instructions)
 //   clock 2: products. Each b (d) is split into its low DW-2 bits (unsigned) and its top 2 bits
 //            (signed): a b = a b_lo + 2^(DW-2) a b_hi. a b_lo is a DW x (DW-1) signed product, at
 //            DW = 53 exactly 9 DSP48 (25 x 18; a DW x DW product would take 12); a b_hi is a
@@ -17,13 +20,18 @@ module kdopcd_tri_seq_minor
 #(
   parameter int DW = 53,           // difference
   parameter int NS = 1,            // operand slots (minors this unit computes per test)
+  parameter int ND = 4,            // coordinate differences in diff_i
+  // Slot s's operands {d, c, b, a}: indices into diff_i, 8 bits each, a at [4*s*8 +: 8], b at
+  // [(4*s+1)*8 +: 8], .. (the default: a slot's four operands in order, one slot)
+  parameter logic [NS*4*8-1:0] OPS  = 32'h03020100,
+  parameter logic [NS-1:0]     IDLE = '0,   // slots without a minor: their operands load as 0
   // derived, not to be overridden
   parameter int LO = DW - 2,       // low part of b, d
   parameter int NW = 2 * DW - 1    // minor: |a b - c d| <= 2 D^2 with |a|, .. <= D = 2^(DW-2)
 ) (
   input  logic          clk_i,
   input  logic [2:0]    en_i,
-  input  logic [NS*4*DW-1:0] opt_i,   // slot s: {d, c, b, a} at [4*s*DW +: 4*DW]
+  input  logic [ND*DW-1:0] diff_i,    // difference i at [i*DW +: DW]
   input  logic [NS-1:0] slot_i,       // one-hot while en_i[0]: the slot whose operands load
   output logic [NW-1:0] m_o,
   output kdopcd_tri_seq_pkg::sign_t         sign_o
@@ -35,7 +43,12 @@ module kdopcd_tri_seq_minor
   always_ff @(posedge clk_i) begin
     if (en_i[0]) begin
       for (int k = 0; k < NS; k++) begin
-        if (slot_i[k]) {d_q, c_q, b_q, a_q} <= opt_i[k*4*DW +: 4*DW];
+        if (slot_i[k]) begin
+          {d_q, c_q, b_q, a_q} <= IDLE[k] ? '0 : {diff_i[32'(OPS[(4*k+3)*8 +: 8])*DW +: DW],
+                                                 diff_i[32'(OPS[(4*k+2)*8 +: 8])*DW +: DW],
+                                                 diff_i[32'(OPS[(4*k+1)*8 +: 8])*DW +: DW],
+                                                 diff_i[32'(OPS[(4*k+0)*8 +: 8])*DW +: DW]};
+        end
       end
     end
   end

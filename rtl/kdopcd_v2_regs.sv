@@ -319,30 +319,34 @@ module kdopcd_v2_regs #(
   assign rd_en            = s_axil_arvalid_i && !rvalid_q;
   assign rd_idx           = s_axil_araddr_i[11:2];
 
+  // The read multiplexer is behind rd_en (rdata_d is loaded only then): the same registers,
+  // and a cycle-based simulator skips the address compares in the clocks without a read.
   always_comb begin
     rdata_d = '0;
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_ID))      rdata_d = kdopcd_v2_pkg::ID_VALUE;
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG0)) rdata_d = {8'(Z), 8'(C), 8'(B), 8'(K)};
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG1)) rdata_d = {8'(kdopcd_v2_pkg::sat_lat()), 8'(W / 8), 8'(M), 8'(V)};
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG2)) rdata_d = {8'(RAM_LAT), 8'(TRI_LAT), 8'(TRI_II), 8'(PAIRS_IN_FLIGHT)};
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG3)) rdata_d = {8'd0, 8'($clog2(PENDING_DEPTH)), 8'(TRI_AW), 8'(NODE_AW)};
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG4)) rdata_d = {16'(CONTACT_QUEUE), 16'(TRI_QUEUE)};
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_STATUS))  rdata_d = status;
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_QUERY))   rdata_d = 32'(query_q);
-    if (rd_idx == idx(kdopcd_v2_pkg::REG_PENDING_LIMIT)) rdata_d = 32'(limit_q);
-    for (int r = 0; r < 4; r++) begin
-      if (rd_idx == base_idx[r])         rdata_d = base_q[r][31:0];
-      if (rd_idx == base_idx[r] + 10'd1) rdata_d = base_q[r][63:32];
-      if (rd_idx == count_idx[r])        rdata_d = count_q[r];
+    if (rd_en) begin
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_ID))      rdata_d = kdopcd_v2_pkg::ID_VALUE;
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG0)) rdata_d = {8'(Z), 8'(C), 8'(B), 8'(K)};
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG1)) rdata_d = {8'(kdopcd_v2_pkg::sat_lat()), 8'(W / 8), 8'(M), 8'(V)};
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG2)) rdata_d = {8'(RAM_LAT), 8'(TRI_LAT), 8'(TRI_II), 8'(PAIRS_IN_FLIGHT)};
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG3)) rdata_d = {8'd0, 8'($clog2(PENDING_DEPTH)), 8'(TRI_AW), 8'(NODE_AW)};
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG4)) rdata_d = {16'(CONTACT_QUEUE), 16'(TRI_QUEUE)};
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_STATUS))  rdata_d = status;
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_QUERY))   rdata_d = 32'(query_q);
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_PENDING_LIMIT)) rdata_d = 32'(limit_q);
+      for (int r = 0; r < 4; r++) begin
+        if (rd_idx == base_idx[r])         rdata_d = base_q[r][31:0];
+        if (rd_idx == base_idx[r] + 10'd1) rdata_d = base_q[r][63:32];
+        if (rd_idx == count_idx[r])        rdata_d = count_q[r];
+      end
+      for (int r = 0; r < 9; r++)
+        if (rd_idx == idx(kdopcd_v2_pkg::REG_ROT) + 10'(r)) rdata_d = rot_ext[r];
+      for (int r = 0; r < 3; r++) begin
+        if (rd_idx == idx(kdopcd_v2_pkg::REG_TRANS) + 10'(2 * r))     rdata_d = trans_ext[r][31:0];
+        if (rd_idx == idx(kdopcd_v2_pkg::REG_TRANS) + 10'(2 * r + 1)) rdata_d = trans_ext[r][63:32];
+      end
+      for (int i = 0; i < 2 * NCNT; i++)
+        if (rd_idx == idx(kdopcd_v2_pkg::REG_COUNTERS) + 10'(i)) rdata_d = counters_i[32*i +: 32];
     end
-    for (int r = 0; r < 9; r++)
-      if (rd_idx == idx(kdopcd_v2_pkg::REG_ROT) + 10'(r)) rdata_d = rot_ext[r];
-    for (int r = 0; r < 3; r++) begin
-      if (rd_idx == idx(kdopcd_v2_pkg::REG_TRANS) + 10'(2 * r))     rdata_d = trans_ext[r][31:0];
-      if (rd_idx == idx(kdopcd_v2_pkg::REG_TRANS) + 10'(2 * r + 1)) rdata_d = trans_ext[r][63:32];
-    end
-    for (int i = 0; i < 2 * NCNT; i++)
-      if (rd_idx == idx(kdopcd_v2_pkg::REG_COUNTERS) + 10'(i)) rdata_d = counters_i[32*i +: 32];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
