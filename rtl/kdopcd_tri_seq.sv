@@ -143,10 +143,13 @@ module kdopcd_tri_seq #(
       end
     end
   endfunction
-  function automatic logic [SM-1:0] minor_idle(input int u);
-    minor_idle = '0;
-    for (int s = 0; s < SM; s++) begin
-      if (s * UM + u >= NMINOR) minor_idle = minor_idle | (SM'(1) << s);
+  // The slots of unit `unit_idx` (of a pool of `units`, `slots` slots each: item n = slot * units
+  // + unit_idx) that hold no item; at most 64 slots (60 minors).
+  function automatic logic [63:0] idle_slots(input int unit_idx, input int units, input int slots,
+                                             input int items);
+    idle_slots = '0;
+    for (int s = 0; s < slots; s++) begin
+      if (s * units + unit_idx >= items) idle_slots = idle_slots | (64'(1) << s);
     end
   endfunction
 
@@ -157,7 +160,8 @@ module kdopcd_tri_seq #(
     // the minor unit, in front of its enabled operand registers. (A variable part select with a
     // non-power-of-two stride would synthesize as a barrel shifter.)
     kdopcd_tri_seq_pkg::sign_t sgn;
-    kdopcd_tri_seq_minor #(.DW(DW), .NS(SM), .ND(45), .OPS(minor_ops(u)), .IDLE(minor_idle(u))) u_minor (
+    kdopcd_tri_seq_minor #(.DW(DW), .NS(SM), .ND(45), .OPS(minor_ops(u)),
+                           .IDLE(SM'(idle_slots(u, UM, SM, NMINOR)))) u_minor (
       .clk_i,
       .en_i   (men),
       .diff_i (diff),
@@ -260,18 +264,12 @@ module kdopcd_tri_seq #(
         det_cix = det_cix | ((SD*8)'(8'(kdopcd_tri_seq_pkg::det_rank(s * UD + v))) << (8 * s));
     end
   endfunction
-  function automatic logic [SD-1:0] det_idle(input int v);
-    det_idle = '0;
-    for (int s = 0; s < SD; s++) begin
-      if (s * UD + v >= NDET) det_idle = det_idle | (SD'(1) << s);
-    end
-  endfunction
 
   logic [2*UD-1:0] ds_all;
   for (genvar v = 0; v < UD; v++) begin : g_det
     kdopcd_tri_seq_pkg::sign_t sgn;
     kdopcd_tri_seq_det #(.DW(DW), .NW(NW), .NS(SD), .NU(6), .NC(NFULL / 3),
-                         .UIX(det_uix(v)), .CIX(det_cix(v)), .IDLE(det_idle(v))) u_det (
+                         .UIX(det_uix(v)), .CIX(det_cix(v)), .IDLE(SD'(idle_slots(v, UD, SD, NDET)))) u_det (
       .clk_i,
       .en_i    (den),
       .uvec_i  (uvec_h),
