@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "kdopcd/error.hpp"
+#include "node_terms_cache.hpp"
 #include "parallel_traverse.hpp"
 #include "kdopcd/sat_exact.hpp"
 #include "kdopcd/sat_fixed.hpp"
@@ -81,17 +82,23 @@ class LazyAxes {
   void make_all() {
     for (int i = 0; i < k_; ++i) (*this)[i];
   }
-  // The SIMD test on the first n axes (the same n on every call of a query), its table made
-  // with the axes it needs on the first call.
-  PairVerdict test_lanes(int n, const double* a, const double* b) {
+  // The SIMD test on the first n axes (the same n on every call of a query) of the pair of
+  // nodes (nf, ns) with coefficients (b, a), through the nodes' halves kept in this thread's
+  // cache (node_terms_cache.hpp); the table is made with the axes it needs on the first call.
+  PairVerdict test_terms(int n, std::int32_t nf, std::int32_t ns, const double* a, const double* b) {
     if (!table_made_) make_table(n);
-    return lanes_(table_, a, b);
+    auto& cache = detail::NodeTermsCache<FloatNodeTerms>::local();
+    bool a_made, b_made;
+    FloatNodeTerms& ta = cache.find(1, query_, ns, a_made);
+    FloatNodeTerms& tb = cache.find(0, query_, nf, b_made);
+    return terms_test_(table_, a, b, ta, a_made, tb, b_made);
   }
   void make_table(int n) {
     if (table_made_) return;
     for (int i = 0; i < n; ++i) (*this)[i];
     make_float_axis_table({axes_.data(), std::size_t(n)}, n, table_);
-    lanes_ = float_pair_test_lanes();
+    terms_test_ = float_pair_test_terms();
+    query_ = detail::NodeTermsCache<FloatNodeTerms>::new_query();
     table_made_ = true;
   }
 
@@ -107,7 +114,8 @@ class LazyAxes {
   std::uint32_t ready_ = 0;  // bit i: axes_[i] is made
   bool table_made_ = false;
   FloatAxisTable table_;  // left unfilled until make_table: a separated query never needs it
-  FloatPairTestLanes lanes_ = nullptr;
+  FloatPairTestTerms terms_test_ = nullptr;
+  std::uint64_t query_ = 0;  // this query's number in the node-terms caches
 };
 
 // The second object's placed vertices, each computed on first use (place_vertex rounds them
@@ -263,7 +271,7 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
   auto pair_test = [&](int nf, int ns) {
     const double* b = first.coefficients(std::size_t(nf)).data();
     const double* a = second.coefficients(std::size_t(ns)).data();
-    if (root_tested) return axes.test_lanes(n, a, b);
+    if (root_tested) return axes.test_terms(n, nf, ns, a, b);
     root_tested = true;
     int i = 0;
     for (; i + 1 < n; i += 2) {  // the pattern of make_sat_setup: first's own axis, then second's
@@ -337,17 +345,23 @@ class LazyFixedAxes {
     fixed_own_axis_sums(narrow_[i], i, a, b, oa, ob, s1, s2);
     return fixed_verdict_from_bounds(s1, s2, fixed_offset_bounds(estimate_, L_[i], fixed_));
   }
-  // The SIMD test on the first n axes (own-structured axes only), as LazyAxes::test_lanes.
-  PairVerdict test_lanes(int n, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
-                         const std::int64_t* ob) {
+  // The SIMD test on the first n axes (own-structured axes only) of the pair of nodes (nf, ns),
+  // through the nodes' halves, as LazyAxes::test_terms.
+  PairVerdict test_terms(int n, std::int32_t nf, std::int32_t ns, const std::int64_t* a, const std::int64_t* b,
+                         const std::int64_t* oa, const std::int64_t* ob) {
     if (!table_made_) make_table(n);
-    return lanes_(table_, a, b, oa, ob);
+    auto& cache = detail::NodeTermsCache<FixedNodeTerms>::local();
+    bool a_made, b_made;
+    FixedNodeTerms& ta = cache.find(1, query_, ns, a_made);
+    FixedNodeTerms& tb = cache.find(0, query_, nf, b_made);
+    return terms_test_(table_, a, b, oa, ob, ta, a_made, tb, b_made);
   }
   void make_table(int n) {
     if (table_made_) return;
     for (int i = 0; i < n; ++i) narrow(i);
     make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, fixed_.b, table_);
-    lanes_ = fixed_pair_test_lanes();
+    terms_test_ = fixed_pair_test_terms();
+    query_ = detail::NodeTermsCache<FixedNodeTerms>::new_query();
     table_made_ = true;
   }
   // Whether every axis is its own object's face normal with that object's own-direction triple,
@@ -442,7 +456,8 @@ class LazyFixedAxes {
   std::uint32_t ready_ = 0;     // bit i: axis i is complete
   bool table_made_ = false;
   FixedAxisTable table_;  // left unfilled until make_table: a separated query never needs it
-  FixedPairTestLanes lanes_ = nullptr;
+  FixedPairTestTerms terms_test_ = nullptr;
+  std::uint64_t query_ = 0;  // this query's number in the node-terms caches
 };
 
 // Eq. 22's two sums of an object on its own face normals, per node: for own direction i,
@@ -560,7 +575,7 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
       const std::int64_t* a = qs->coefficients(std::size_t(ns));
       const std::int64_t* ob = own_f->data() + std::size_t(nf) * std::size_t(k);
       const std::int64_t* oa = own_s->data() + std::size_t(ns) * std::size_t(k);
-      if (root_tested) return axes.test_lanes(n, a, b, oa, ob);
+      if (root_tested) return axes.test_terms(n, nf, ns, a, b, oa, ob);
       root_tested = true;
       for (int i = 0; i < n; ++i) {
         int verdict = axes.root_verdict(i, a, b, oa, ob);

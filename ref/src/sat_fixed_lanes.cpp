@@ -88,6 +88,79 @@ PairVerdict FixedPairTestLanesImpl(const FixedAxisTable& table, const std::int64
                           : fixed_pair_test_lanes_of<false>(table, a, b, oa, ob);
 }
 
+// One node's half of lanes [e0, e0 + N) of one parity (FixedNodeTerms): the projected object's
+// (kProjected: from its coefficients x) or the owning object's (from its own terms).
+template <bool kProducts32, bool kProjected, class D>
+HWY_INLINE void node_half(D d, const FixedAxisLanes& t, size_t e0, const std::int64_t* x, const std::int64_t* own,
+                          std::int64_t* out1, std::int64_t* out2) {
+  auto gather = [&](const std::int64_t* base, const std::int64_t* index) {
+    HWY_ALIGN std::int64_t lanes[hn::MaxLanes(d)];
+    for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = base[index[e0 + i]];
+    return hn::Load(d, lanes);
+  };
+  if constexpr (kProjected) {
+    const auto zero = hn::Zero(d);
+    auto mapped = [&](const std::int64_t (*index)[kFixedAxisSlots]) {
+      auto sum = zero;
+      for (int m = 0; m < 3; ++m) {
+        const auto v = gather(x, index[m]);
+        sum = hn::Add(sum, hn::Add(lane_products<kProducts32>(d, hn::LoadU(d, t.P[m] + e0), v), hn::Min(v, zero)));
+      }
+      return sum;
+    };
+    hn::Store(hn::Add(mapped(t.j), hn::LoadU(d, t.p1 + e0)), d, out1 + e0);
+    hn::Store(hn::Sub(mapped(t.jk), hn::LoadU(d, t.p2 + e0)), d, out2 + e0);
+  } else {
+    hn::Store(gather(own, t.own1), d, out1 + e0);
+    hn::Store(gather(own, t.own2), d, out2 + e0);
+  }
+}
+
+template <bool kProducts32>
+HWY_INLINE PairVerdict fixed_pair_test_terms_of(const FixedAxisTable& table, const std::int64_t* a,
+                                                const std::int64_t* b, const std::int64_t* oa, const std::int64_t* ob,
+                                                FixedNodeTerms& ta, bool a_made, FixedNodeTerms& tb, bool b_made) {
+  const hn::CappedTag<std::int64_t, 4> d;
+  const size_t N = hn::Lanes(d);
+  const size_t even_count = size_t(table.even.count), odd_count = size_t(table.odd.count);
+  if (!a_made)
+    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+      node_half<kProducts32, true>(d, table.even, e0, a, oa, ta.even1, ta.even2);
+      if (e0 < odd_count) node_half<kProducts32, false>(d, table.odd, e0, a, oa, ta.odd1, ta.odd2);
+    }
+  if (!b_made)
+    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+      node_half<kProducts32, false>(d, table.even, e0, b, ob, tb.even1, tb.even2);
+      if (e0 < odd_count) node_half<kProducts32, true>(d, table.odd, e0, b, ob, tb.odd1, tb.odd2);
+    }
+  const auto zero = hn::Zero(d);
+  auto separating = [&](const std::int64_t* s1, const std::int64_t* s2, const std::int64_t* f1,
+                        const std::int64_t* f2, size_t e0, size_t count) {
+    const auto diff1 = hn::Add(hn::Load(d, s1 + e0), hn::Load(d, f1 + e0));
+    const auto diff2 = hn::Add(hn::Load(d, s2 + e0), hn::Load(d, f2 + e0));
+    return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, count - e0));
+  };
+  for (size_t e0 = 0; e0 < even_count; e0 += N) {
+    const intptr_t even = hn::FindFirstTrue(d, separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count));
+    const intptr_t odd =
+        e0 < odd_count ? hn::FindFirstTrue(d, separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count)) : -1;
+    if (even >= 0 || odd >= 0) {
+      int axis = 2 * kFixedAxisSlots + 2;
+      if (even >= 0) axis = 2 * int(e0 + size_t(even));
+      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + size_t(odd)) + 1);
+      return {true, axis + 1};
+    }
+  }
+  return {false, table.axes};
+}
+
+PairVerdict FixedPairTestTermsImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
+                                   const std::int64_t* oa, const std::int64_t* ob, FixedNodeTerms& ta, bool a_made,
+                                   FixedNodeTerms& tb, bool b_made) {
+  return table.products32 ? fixed_pair_test_terms_of<true>(table, a, b, oa, ob, ta, a_made, tb, b_made)
+                          : fixed_pair_test_terms_of<false>(table, a, b, oa, ob, ta, a_made, tb, b_made);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kdopcd
 HWY_AFTER_NAMESPACE();
@@ -104,6 +177,7 @@ static_assert(kFilledSlots <= kFixedAxisSlots);
 }  // namespace
 
 HWY_EXPORT(FixedPairTestLanesImpl);
+HWY_EXPORT(FixedPairTestTermsImpl);
 
 void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, int b, FixedAxisTable& out) {
   out.axes = n;
@@ -137,6 +211,11 @@ FixedPairTestLanes fixed_pair_test_lanes() {
   // call through a kept pointer.
   if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   return &HWY_DYNAMIC_DISPATCH(FixedPairTestLanesImpl);
+}
+
+FixedPairTestTerms fixed_pair_test_terms() {
+  if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  return &HWY_DYNAMIC_DISPATCH(FixedPairTestTermsImpl);
 }
 
 }  // namespace kdopcd

@@ -76,6 +76,79 @@ PairVerdict FloatPairTestLanesImpl(const FloatAxisTable& table, const double* a,
   return {false, table.axes};
 }
 
+// One node's half of lanes [e0, e0 + N) of one parity (FloatNodeTerms): the projected object's
+// (kProjected) or the owning object's, of the second object (kSecond) or the first.
+template <bool kSecond, bool kProjected, class D>
+HWY_INLINE void node_half(D d, const FloatAxisLanes& t, size_t e0, const double* x, double* out1, double* out2) {
+  auto gather = [&](const std::int64_t* index) {
+    HWY_ALIGN double lanes[hn::MaxLanes(d)];
+    for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = x[index[e0 + i]];
+    return hn::Load(d, lanes);
+  };
+  if constexpr (kProjected) {
+    const auto P0 = hn::LoadU(d, t.P[0] + e0), P1 = hn::LoadU(d, t.P[1] + e0), P2 = hn::LoadU(d, t.P[2] + e0);
+    auto lo = hn::Mul(P0, gather(t.j[0]));
+    lo = hn::Add(lo, hn::Mul(P1, gather(t.j[1])));
+    lo = hn::Add(lo, hn::Mul(P2, gather(t.j[2])));
+    auto hi = hn::Mul(P0, gather(t.jk[0]));
+    hi = hn::Add(hi, hn::Mul(P1, gather(t.jk[1])));
+    hi = hn::Add(hi, hn::Mul(P2, gather(t.jk[2])));
+    const auto x_min = lo, x_max = hn::Neg(hi);
+    if constexpr (kSecond) {  // a_min + p, a_max + p
+      const auto p = hn::LoadU(d, t.p + e0);
+      hn::Store(hn::Add(x_min, p), d, out1 + e0);
+      hn::Store(hn::Add(x_max, p), d, out2 + e0);
+    } else {  // b_max, b_min
+      hn::Store(x_max, d, out1 + e0);
+      hn::Store(x_min, d, out2 + e0);
+    }
+  } else if constexpr (kSecond) {  // -a[own_min] + p, a[own_max] + p
+    const auto p = hn::LoadU(d, t.p + e0);
+    hn::Store(hn::Add(hn::Neg(gather(t.own_min)), p), d, out1 + e0);
+    hn::Store(hn::Add(gather(t.own_max), p), d, out2 + e0);
+  } else {  // b[own_max], -b[own_min]
+    hn::Store(gather(t.own_max), d, out1 + e0);
+    hn::Store(hn::Neg(gather(t.own_min)), d, out2 + e0);
+  }
+}
+
+// FloatPairTestLanesImpl through the nodes' halves (FloatNodeTerms), made here where missing.
+PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a, const double* b,
+                                   FloatNodeTerms& ta, bool a_made, FloatNodeTerms& tb, bool b_made) {
+  const hn::CappedTag<double, 4> d;
+  const size_t N = hn::Lanes(d);
+  const size_t even_count = size_t(table.even.count), odd_count = size_t(table.odd.count);
+  if (!a_made)
+    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+      node_half<true, true>(d, table.even, e0, a, ta.even1, ta.even2);
+      if (e0 < odd_count) node_half<true, false>(d, table.odd, e0, a, ta.odd1, ta.odd2);
+    }
+  if (!b_made)
+    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+      node_half<false, false>(d, table.even, e0, b, tb.even1, tb.even2);
+      if (e0 < odd_count) node_half<false, true>(d, table.odd, e0, b, tb.odd1, tb.odd2);
+    }
+  const auto zero = hn::Zero(d);
+  auto separating = [&](const double* s1, const double* s2, const double* f1, const double* f2, size_t e0,
+                        size_t count) {
+    const auto diff1 = hn::Sub(hn::Load(d, s1 + e0), hn::Load(d, f1 + e0));
+    const auto diff2 = hn::Sub(hn::Load(d, f2 + e0), hn::Load(d, s2 + e0));
+    return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, count - e0));
+  };
+  for (size_t e0 = 0; e0 < even_count; e0 += N) {
+    const intptr_t even = hn::FindFirstTrue(d, separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count));
+    const intptr_t odd =
+        e0 < odd_count ? hn::FindFirstTrue(d, separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count)) : -1;
+    if (even >= 0 || odd >= 0) {
+      int axis = 2 * kFloatAxisSlots + 2;
+      if (even >= 0) axis = 2 * int(e0 + size_t(even));
+      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + size_t(odd)) + 1);
+      return {true, axis + 1};
+    }
+  }
+  return {false, table.axes};
+}
+
 std::int64_t FloatPairTestTargetImpl() { return HWY_TARGET; }
 
 }  // namespace HWY_NAMESPACE
@@ -95,6 +168,7 @@ static_assert(kFilledSlots <= kFloatAxisSlots);
 
 HWY_EXPORT(FloatPairTestLanesImpl);
 HWY_EXPORT(FloatPairTestTargetImpl);
+HWY_EXPORT(FloatPairTestTermsImpl);
 
 namespace {
 constexpr std::array<double, 3> kOwnDirectionP{-1.0, 0.0, 0.0};
@@ -142,6 +216,11 @@ FloatPairTestLanes float_pair_test_lanes() {
   // call through a kept pointer.
   if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   return &HWY_DYNAMIC_DISPATCH(FloatPairTestLanesImpl);
+}
+
+FloatPairTestTerms float_pair_test_terms() {
+  if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  return &HWY_DYNAMIC_DISPATCH(FloatPairTestTermsImpl);
 }
 
 const char* float_pair_test_target() {

@@ -1,5 +1,5 @@
-// The SIMD pair tests decide exactly as the scalar ones: same verdict and same number of axes
-// tested. Float: on random operands, on operands built to touch exactly (differences of +0 and
+// The SIMD pair tests, whole and split into per-node halves, decide exactly as the scalar ones:
+// same verdict and same number of axes tested. Float: on random operands, on operands built to touch exactly (differences of +0 and
 // -0), on degenerate nodes (points, NaN, infinities) and on real tree nodes, and a float query
 // through them has the counters of the plain float_axis_diffs traversal. Fixed point: on random
 // and extreme quantized nodes against the scalar test and Eq. 22 itself, and on real quantized
@@ -60,6 +60,7 @@ std::vector<FloatAxis> float_axes(const OrientationSet& set, const Pose& pose) {
 void expect_same_verdicts(const std::vector<FloatAxis>& axes, const double* a, const double* b, int k,
                           const char* what, int* separated_count = nullptr) {
   const FloatPairTestLanes lanes = float_pair_test_lanes();
+  const FloatPairTestTerms terms = float_pair_test_terms();
   for (int n : {1, 2, 3, k / 2, k - 1, k}) {
     FloatAxisTable table;
     make_float_axis_table(axes, n, table);
@@ -67,6 +68,17 @@ void expect_same_verdicts(const std::vector<FloatAxis>& axes, const double* a, c
     const PairVerdict simd = lanes(table, a, b);
     ASSERT_EQ(simd.separated, scalar.separated) << what << " k " << k << " n " << n;
     ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n;
+    // The per-node form: both halves made by the call, then both kept (made = true), then one
+    // kept and the other made again over another pair's half: always the same verdict.
+    FloatNodeTerms ta, tb, other_a;
+    const PairVerdict made = terms(table, a, b, ta, false, tb, false);
+    const PairVerdict kept = terms(table, a, b, ta, true, tb, true);
+    (void)terms(table, b, a, other_a, false, tb, true);  // other_a: a half of another node
+    const PairVerdict remade = terms(table, a, b, other_a, false, tb, true);
+    for (const PairVerdict& v : {made, kept, remade}) {
+      ASSERT_EQ(v.separated, scalar.separated) << what << " terms, k " << k << " n " << n;
+      ASSERT_EQ(v.axes_tested, scalar.axes_tested) << what << " terms, k " << k << " n " << n;
+    }
     if (separated_count && n == k) *separated_count += scalar.separated;
   }
 }
@@ -230,6 +242,7 @@ void expect_same_fixed_verdicts(const std::vector<NarrowFixedAxis>& axes, const 
                                 const char* what, int* separated_count) {
   const int c = f.c;
   const FixedPairTestLanes lanes = fixed_pair_test_lanes();
+  const FixedPairTestTerms terms = fixed_pair_test_terms();
   const int k = set.k();
   const std::vector<std::int64_t> oa = own_terms(set, a.data(), c), ob = own_terms(set, b.data(), c);
   for (int n : {1, 2, 3, k / 2, k - 1, k}) {
@@ -243,6 +256,16 @@ void expect_same_fixed_verdicts(const std::vector<NarrowFixedAxis>& axes, const 
       const PairVerdict simd = lanes(table, a.data(), b.data(), oa.data(), ob.data());
       ASSERT_EQ(simd.separated, scalar.separated) << what << " k " << k << " n " << n << " b " << table_b;
       ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n << " b " << table_b;
+      // The per-node form, halves made by the call, then kept, then one made over another's.
+      FixedNodeTerms ta, tb, other_a;
+      const PairVerdict made = terms(table, a.data(), b.data(), oa.data(), ob.data(), ta, false, tb, false);
+      const PairVerdict kept = terms(table, a.data(), b.data(), oa.data(), ob.data(), ta, true, tb, true);
+      (void)terms(table, b.data(), a.data(), ob.data(), oa.data(), other_a, false, tb, true);
+      const PairVerdict remade = terms(table, a.data(), b.data(), oa.data(), ob.data(), other_a, false, tb, true);
+      for (const PairVerdict& v : {made, kept, remade}) {
+        ASSERT_EQ(v.separated, scalar.separated) << what << " terms, k " << k << " n " << n << " b " << table_b;
+        ASSERT_EQ(v.axes_tested, scalar.axes_tested) << what << " terms, k " << k << " n " << n << " b " << table_b;
+      }
     }
     if (n == k) *separated_count += scalar.separated;
   }

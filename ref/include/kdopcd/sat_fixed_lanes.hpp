@@ -84,4 +84,21 @@ using FixedPairTestLanes = PairVerdict (*)(const FixedAxisTable& table, const st
                                            const std::int64_t* oa, const std::int64_t* ob);
 FixedPairTestLanes fixed_pair_test_lanes();  // fetch once, call per pair
 
+// The same test split into each node's half, as FloatNodeTerms (sat_float_axes.hpp): per parity,
+// lane e separates iff second.X1[e] + first.X1[e] > 0 or second.X2[e] + first.X2[e] > 0. The
+// projected object's half is (mapped(P, x, j) + p1, mapped(P, x, jk) - p2), the owning object's
+// (own[own1], own[own2]): the even lanes project the second object, the odd lanes the first.
+// Integer sums, so the verdict is the other forms' exactly.
+inline constexpr int kFixedNodeTermLanes = 16;  // filled lanes per parity, as make_fixed_axis_table
+struct FixedNodeTerms {
+  alignas(64) std::int64_t even1[kFixedNodeTermLanes], even2[kFixedNodeTermLanes];
+  alignas(64) std::int64_t odd1[kFixedNodeTermLanes], odd2[kFixedNodeTermLanes];
+};
+// The test of the pair through the two nodes' halves; a half whose flag is false is made first
+// (from the node's coefficients a or b and own terms oa or ob).
+using FixedPairTestTerms = PairVerdict (*)(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
+                                           const std::int64_t* oa, const std::int64_t* ob, FixedNodeTerms& terms_a,
+                                           bool a_made, FixedNodeTerms& terms_b, bool b_made);
+FixedPairTestTerms fixed_pair_test_terms();  // fetch once, call per pair
+
 }  // namespace kdopcd

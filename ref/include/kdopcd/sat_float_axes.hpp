@@ -85,6 +85,27 @@ void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTabl
 using FloatPairTestLanes = PairVerdict (*)(const FloatAxisTable& table, const double* a, const double* b);
 // The implementation for the best instruction set of this CPU; fetch once, call per pair.
 FloatPairTestLanes float_pair_test_lanes();
+// The same test split into each node's half (collide() keeps a node's half for the rest of a
+// query, so a node met again, as the node not split by the descent rule always is, costs no
+// products). Per parity, difference d of lane e is formed as
+//   diff1 = second.X1[e] - first.X1[e],   diff2 = first.X2[e] - second.X2[e]
+// from halves that are the very sub-expressions of separates_first_own / separates_second_own:
+// even lanes (the first object owns the axis): second X1 = a_min + p, X2 = a_max + p; first
+// X1 = b[own_max], X2 = -b[own_min]; odd lanes (the second owns it): second X1 = -a[own_min] + p,
+// X2 = a[own_max] + p; first X1 = b_max, X2 = b_min. Each value is rounded as there, so the
+// verdict and the axes tested are those of the other two forms, NaN and signed zeros included.
+inline constexpr int kNodeTermLanes = 16;  // filled lanes per parity, as make_float_axis_table
+struct FloatNodeTerms {
+  alignas(64) double even1[kNodeTermLanes], even2[kNodeTermLanes];
+  alignas(64) double odd1[kNodeTermLanes], odd2[kNodeTermLanes];
+};
+// The test of the pair (a, b) through the two nodes' halves; a half whose flag is false is made
+// first (from the node's coefficients) and then holds that node's half for this table.
+using FloatPairTestTerms = PairVerdict (*)(const FloatAxisTable& table, const double* a, const double* b,
+                                           FloatNodeTerms& terms_a, bool a_made, FloatNodeTerms& terms_b,
+                                           bool b_made);
+FloatPairTestTerms float_pair_test_terms();  // fetch once, call per pair
+
 // Which instruction set that is (e.g. "AVX3", "AVX2", "SSE4", "EMU128"), for reports.
 const char* float_pair_test_target();
 
