@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "kdopcd/sat_fixed_lanes.hpp"
+#include "pair_lanes_order-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace kdopcd {
@@ -60,26 +61,15 @@ HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0,
   return hn::And(separated, hn::FirstN(d, size_t(t.count) - e0));
 }
 
-// As FloatPairTestLanesImpl: blocks of N axes of each parity in axis order, the first block
-// holding a separating axis gives the smaller of its two parities' first separating axes.
+// Every axis at once, blocks of each parity in axis order (pair_lanes_order-inl.h).
 template <bool kProducts32>
 HWY_INLINE PairVerdict fixed_pair_test_lanes_of(const FixedAxisTable& table, const std::int64_t* a,
                                                 const std::int64_t* b, const std::int64_t* oa, const std::int64_t* ob) {
   const hn::CappedTag<std::int64_t, 4> d;  // 4 lanes, as the float test
-  const size_t N = hn::Lanes(d);
-  for (size_t e0 = 0; e0 < size_t(table.even.count); e0 += N) {
-    const intptr_t even = hn::FindFirstTrue(d, separating_lanes<kProducts32>(d, table.even, e0, a, ob));
-    const intptr_t odd = e0 < size_t(table.odd.count)
-                             ? hn::FindFirstTrue(d, separating_lanes<kProducts32>(d, table.odd, e0, b, oa))
-                             : -1;
-    if (even >= 0 || odd >= 0) {
-      int axis = 2 * kFixedAxisSlots + 2;
-      if (even >= 0) axis = 2 * int(e0 + size_t(even));
-      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + size_t(odd)) + 1);
-      return {true, axis + 1};
-    }
-  }
-  return {false, table.axes};
+  return first_separating_axis(
+      d, size_t(table.even.count), size_t(table.odd.count), table.axes,
+      [&](size_t e0) { return separating_lanes<kProducts32>(d, table.even, e0, a, ob); },
+      [&](size_t e0) { return separating_lanes<kProducts32>(d, table.odd, e0, b, oa); });
 }
 
 PairVerdict FixedPairTestLanesImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
@@ -140,18 +130,10 @@ HWY_INLINE PairVerdict fixed_pair_test_terms_of(const FixedAxisTable& table, con
     const auto diff2 = hn::Add(hn::Load(d, s2 + e0), hn::Load(d, f2 + e0));
     return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, count - e0));
   };
-  for (size_t e0 = 0; e0 < even_count; e0 += N) {
-    const intptr_t even = hn::FindFirstTrue(d, separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count));
-    const intptr_t odd =
-        e0 < odd_count ? hn::FindFirstTrue(d, separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count)) : -1;
-    if (even >= 0 || odd >= 0) {
-      int axis = 2 * kFixedAxisSlots + 2;
-      if (even >= 0) axis = 2 * int(e0 + size_t(even));
-      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + size_t(odd)) + 1);
-      return {true, axis + 1};
-    }
-  }
-  return {false, table.axes};
+  return first_separating_axis(
+      d, even_count, odd_count, table.axes,
+      [&](size_t e0) { return separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count); },
+      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); });
 }
 
 PairVerdict FixedPairTestTermsImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,

@@ -10,6 +10,7 @@
 #include <array>
 
 #include "kdopcd/sat_float_axes.hpp"
+#include "pair_lanes_order-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace kdopcd {
@@ -53,27 +54,15 @@ HWY_INLINE hn::Mask<D> separating_lanes(D d, const FloatAxisLanes& t, size_t e0,
   return hn::And(separated, hn::FirstN(d, size_t(t.count) - e0));
 }
 
-// Even lane e is axis 2e, odd lane e axis 2e + 1: the first separating axis is the smaller of
-// the two parities' first separating lanes. A block of N lanes of each parity covers axes
-// [2 e0, 2 (e0 + N)), so the blocks are tested in axis order and the loop stops at the first
-// block holding a separating axis, as the scalar loop stops at the axis itself.
+// Every axis at once, blocks of each parity in axis order (pair_lanes_order-inl.h).
 PairVerdict FloatPairTestLanesImpl(const FloatAxisTable& table, const double* a, const double* b) {
   // At most 4 lanes: 12 axes per parity fill 3 blocks of 4 exactly, where blocks of 8 leave a
   // third of the second block empty; on Zen 4 the 4-lane form was 1.25x faster than the 8-lane.
   const hn::CappedTag<double, 4> d;
-  const size_t N = hn::Lanes(d);
-  for (size_t e0 = 0; e0 < size_t(table.even.count); e0 += N) {
-    const intptr_t even = hn::FindFirstTrue(d, separating_lanes<true>(d, table.even, e0, a, b));
-    const intptr_t odd =
-        e0 < size_t(table.odd.count) ? hn::FindFirstTrue(d, separating_lanes<false>(d, table.odd, e0, b, a)) : -1;
-    if (even >= 0 || odd >= 0) {
-      int axis = 2 * kFloatAxisSlots + 2;
-      if (even >= 0) axis = 2 * int(e0 + size_t(even));
-      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + size_t(odd)) + 1);
-      return {true, axis + 1};
-    }
-  }
-  return {false, table.axes};
+  return first_separating_axis(
+      d, size_t(table.even.count), size_t(table.odd.count), table.axes,
+      [&](size_t e0) { return separating_lanes<true>(d, table.even, e0, a, b); },
+      [&](size_t e0) { return separating_lanes<false>(d, table.odd, e0, b, a); });
 }
 
 // One node's half of lanes [e0, e0 + N) of one parity (FloatNodeTerms): the projected object's
@@ -135,18 +124,10 @@ PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a,
     const auto diff2 = hn::Sub(hn::Load(d, f2 + e0), hn::Load(d, s2 + e0));
     return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, count - e0));
   };
-  for (size_t e0 = 0; e0 < even_count; e0 += N) {
-    const intptr_t even = hn::FindFirstTrue(d, separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count));
-    const intptr_t odd =
-        e0 < odd_count ? hn::FindFirstTrue(d, separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count)) : -1;
-    if (even >= 0 || odd >= 0) {
-      int axis = 2 * kFloatAxisSlots + 2;
-      if (even >= 0) axis = 2 * int(e0 + size_t(even));
-      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + size_t(odd)) + 1);
-      return {true, axis + 1};
-    }
-  }
-  return {false, table.axes};
+  return first_separating_axis(
+      d, even_count, odd_count, table.axes,
+      [&](size_t e0) { return separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count); },
+      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); });
 }
 
 std::int64_t FloatPairTestTargetImpl() { return HWY_TARGET; }

@@ -1,0 +1,52 @@
+// The axis order of the SIMD pair tests (sat_float_axes.cpp, sat_fixed_lanes.cpp), in one place:
+// even lane e is axis 2e, odd lane e axis 2e + 1, so a block of N lanes of each parity covers axes
+// [2 e0, 2 (e0 + N)). The blocks are tested in axis order and the loop stops at the first block
+// holding a separating axis, whose axis is the smaller of the two parities' first separating
+// lanes: the first separating axis of the scalar loop, which stops at the axis itself.
+//
+// Included once per Highway target from inside the files' per-target part (Highway's "-inl.h"
+// convention: the include guard toggles with HWY_TARGET_TOGGLE).
+#if defined(KDOPCD_PAIR_LANES_ORDER_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef KDOPCD_PAIR_LANES_ORDER_INL_H_
+#undef KDOPCD_PAIR_LANES_ORDER_INL_H_
+#else
+#define KDOPCD_PAIR_LANES_ORDER_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "kdopcd/traversal.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace kdopcd {
+namespace HWY_NAMESPACE {
+
+// even_mask(e0) / odd_mask(e0): the separating lanes [e0, e0 + N) of each parity (padding lanes
+// masked off); even_count >= odd_count lanes; `axes` the axis count of a pair no axis separates.
+template <class D, class EvenMask, class OddMask>
+HWY_INLINE PairVerdict first_separating_axis(D d, std::size_t even_count, std::size_t odd_count, int axes,
+                                             const EvenMask& even_mask, const OddMask& odd_mask) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const std::size_t N = hn::Lanes(d);
+  for (std::size_t e0 = 0; e0 < even_count; e0 += N) {
+    const intptr_t even = hn::FindFirstTrue(d, even_mask(e0));
+    const intptr_t odd = e0 < odd_count ? hn::FindFirstTrue(d, odd_mask(e0)) : -1;
+    if (even >= 0 || odd >= 0) {
+      int axis = 2 * int(even_count + N) + 2;  // past every real axis
+      if (even >= 0) axis = 2 * int(e0 + std::size_t(even));
+      if (odd >= 0) axis = std::min(axis, 2 * int(e0 + std::size_t(odd)) + 1);
+      return {true, axis + 1};
+    }
+  }
+  return {false, axes};
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kdopcd
+HWY_AFTER_NAMESPACE();
+
+#endif  // KDOPCD_PAIR_LANES_ORDER_INL_H_
