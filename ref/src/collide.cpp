@@ -347,8 +347,10 @@ class LazyFixedAxes {
   }
   // The SIMD test on the first n axes (own-structured axes only) of the pair of nodes (nf, ns),
   // through the nodes' halves, as LazyAxes::test_terms.
-  PairVerdict test_terms(int n, std::int32_t nf, std::int32_t ns, const std::int64_t* a, const std::int64_t* b,
-                         const std::int64_t* oa, const std::int64_t* ob) {
+  // Inlined into the pair test (g++ 12 kept it out of line there, a call of nine arguments per pair).
+  [[gnu::always_inline]] PairVerdict test_terms(int n, std::int32_t nf, std::int32_t ns, const std::int64_t* a,
+                                                const std::int64_t* b, const std::int64_t* oa,
+                                                const std::int64_t* ob) {
     if (!table_made_) make_table(n);
     auto& cache = detail::NodeTermsCache<FixedNodeTerms>::local();
     bool a_made, b_made;
