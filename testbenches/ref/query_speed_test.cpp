@@ -11,6 +11,7 @@
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/shapes.hpp"
+#include "kdopcd/tri_tri.hpp"
 #include "test_meshes.hpp"
 
 using namespace kdopcd;
@@ -162,6 +163,55 @@ TEST(ParallelQuery, LargeRealSceneEqualsOneThread) {
       expect_same_query(collide(ta, tb, cp.pose, TraversalOptions{}, backend), collide(ta, tb, cp.pose, many, backend),
                         to_string(cp.kind));
   }
+}
+
+// The per-node halves of a query live in a per-thread cache shared by every query on that
+// thread. A query run from inside another (here from the outer query's triangle test, on the
+// same thread, with other trees and an interleaved sibling query on the same trees) overwrites
+// the outer query's slots between two of its pair tests: the outer query must make them again,
+// never read the inner query's. Same contacts and counters as the query run alone, both backends.
+TEST(NodeTermsCache, NestedQueriesOnOneThreadChangeNothing) {
+  const Mesh a = make_torus(1.0, 0.3, 48, 24), b = make_torus(0.8, 0.25, 40, 20);
+  const Mesh c = make_torus(0.9, 0.35, 36, 18);
+  const DopTree ta(a, 24), tb(b, 24), tc(c, 24);
+  for (const ClassifiedPose& cp : make_pose_classes(ta, tb, Eigen::Quaterniond(0.9, 0.3, 0.2, 0.1), Vec3(1, 0.5, 0)))
+    for (SatBackend backend : {SatBackend::Float, SatBackend::Fixed}) {
+      const QueryResult alone = collide(ta, tb, cp.pose, TraversalOptions{}, backend);
+      const SatSetup setup = make_sat_setup(ta.orientations(), cp.pose);
+      const std::vector<Vec3> placed = place_vertices(b, cp.pose);
+      std::uint64_t inner_queries = 0, inner_pairs = 0;
+      // The outer query's own contacts come from the exact test on the placed doubles; before
+      // each one, two inner queries: other trees at another pose, and the same trees swapped.
+      const TriangleTest nesting = [&](std::uint32_t tf, std::uint32_t ts) {
+        const Pose other(Eigen::Quaterniond(0.8, 0.1, 0.5, 0.3).normalized(), Vec3(0.1 * (tf % 7), 0.05, 0));
+        inner_pairs += collide(tc, ta, other, TraversalOptions{}, backend).stats.pair_tests;
+        inner_pairs += collide(tb, ta, other, TraversalOptions{}, backend).stats.pair_tests;
+        inner_queries += 2;
+        const auto& t = b.triangles[ts];
+        return triangles_intersect(a.corner(tf, 0), a.corner(tf, 1), a.corner(tf, 2), placed[t[0]], placed[t[1]],
+                                   placed[t[2]]);
+      };
+      QueryResult outer;
+      if (backend == SatBackend::Float) {
+        outer = collide(ta, tb, setup, placed, TraversalOptions{}, backend, FixedParams{}, nesting);
+      } else {
+        // The fixed backend's own triangle unit may list other contacts than the exact test:
+        // compare it with the fixed query alone, with the nesting run as an extra test.
+        const SatSetup centred = make_sat_setup(ta.orientations(), centred_pose(ta, tb, cp.pose));
+        const QueryResult fixed_alone =
+            collide(ta, tb, centred, placed, TraversalOptions{}, backend, FixedParams{}, TriangleTest{});
+        outer = collide(ta, tb, centred, placed, TraversalOptions{}, backend, FixedParams{}, nesting);
+        expect_same_query(outer, fixed_alone, "fixed, nested");
+        EXPECT_EQ(outer.stats.pair_tests, alone.stats.pair_tests);
+        EXPECT_EQ(outer.stats.axis_tests, alone.stats.axis_tests);
+        continue;
+      }
+      expect_same_query(outer, alone, to_string(cp.kind));
+      if (outer.stats.triangle_tests > 0) {
+        EXPECT_GT(inner_queries, 0u);
+        EXPECT_GT(inner_pairs, inner_queries);  // the inner queries got past their roots
+      }
+    }
 }
 
 TEST(ParallelQuery, RejectsABoundedStack) {
