@@ -88,10 +88,10 @@ class LazyAxes {
   PairVerdict test_terms(int n, std::int32_t nf, std::int32_t ns, const double* a, const double* b) {
     if (!table_made_) make_table(n);
     auto& cache = detail::NodeTermsCache<FloatNodeTerms>::local();
-    bool a_made, b_made;
-    FloatNodeTerms& ta = cache.find(1, query_, ns, a_made);
-    FloatNodeTerms& tb = cache.find(0, query_, nf, b_made);
-    return terms_test_(table_, a, b, ta, a_made, tb, b_made);
+    std::uint32_t *a_blocks, *b_blocks;
+    FloatNodeTerms& ta = cache.find(1, query_, ns, a_blocks);
+    FloatNodeTerms& tb = cache.find(0, query_, nf, b_blocks);
+    return terms_test_(table_, a, b, ta, *a_blocks, tb, *b_blocks);
   }
   void make_table(int n) {
     if (table_made_) return;
@@ -353,10 +353,10 @@ class LazyFixedAxes {
                                                 const std::int64_t* ob) {
     if (!table_made_) make_table(n);
     auto& cache = detail::NodeTermsCache<FixedNodeTerms>::local();
-    bool a_made, b_made;
-    FixedNodeTerms& ta = cache.find(1, query_, ns, a_made);
-    FixedNodeTerms& tb = cache.find(0, query_, nf, b_made);
-    return terms_test_(table_, a, b, oa, ob, ta, a_made, tb, b_made);
+    std::uint32_t *a_blocks, *b_blocks;
+    FixedNodeTerms& ta = cache.find(1, query_, ns, a_blocks);
+    FixedNodeTerms& tb = cache.find(0, query_, nf, b_blocks);
+    return terms_test_(table_, a, b, oa, ob, ta, *a_blocks, tb, *b_blocks);
   }
   void make_table(int n) {
     if (table_made_) return;

@@ -42,13 +42,14 @@ class NodeTermsCache {
   }
 
   // The slot of `node` of tree `tree` (0: the first object's, 1: the second's) in query `query`,
-  // and whether it already holds that node's terms. A miss claims the slot: the caller fills it
-  // before it looks up anything else of the same tree.
-  Terms& find(int tree, std::uint64_t query, std::int32_t node, bool& made) {
+  // and the mask of the blocks of lanes of it already made (bit b: lanes [4b, 4b + 4) of both
+  // parities; the pair test makes a block when it first reaches it and sets its bit). A slot that
+  // held something else is claimed with an empty mask.
+  Terms& find(int tree, std::uint64_t query, std::int32_t node, std::uint32_t*& made_blocks) {
     const std::uint32_t slot = std::uint32_t(node) & (kSlots - 1);
     Tag& tag = tags_[tree][slot];
-    made = tag.query == query && tag.node == node;
-    tag = Tag{query, node};
+    if (!(tag.query == query && tag.node == node)) tag = Tag{query, node, 0};
+    made_blocks = &tag.blocks;
     return terms_[tree][slot];
   }
 
@@ -56,6 +57,7 @@ class NodeTermsCache {
   struct Tag {
     std::uint64_t query = 0;
     std::int32_t node = -1;
+    std::uint32_t blocks = 0;
   };
   Tag tags_[2][kSlots];
   Terms terms_[2][kSlots];

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kdopcd/traversal.hpp"
 
@@ -27,12 +28,15 @@ namespace HWY_NAMESPACE {
 
 // even_mask(e0) / odd_mask(e0): the separating lanes [e0, e0 + N) of each parity (padding lanes
 // masked off); even_count >= odd_count lanes; `axes` the axis count of a pair no axis separates.
-template <class D, class EvenMask, class OddMask>
+// before_block(e0), if given, runs before the two masks of a block (to make what they read).
+template <class D, class EvenMask, class OddMask, class BeforeBlock = std::nullptr_t>
 HWY_INLINE PairVerdict first_separating_axis(D d, std::size_t even_count, std::size_t odd_count, int axes,
-                                             const EvenMask& even_mask, const OddMask& odd_mask) {
+                                             const EvenMask& even_mask, const OddMask& odd_mask,
+                                             const BeforeBlock& before_block = nullptr) {
   namespace hn = hwy::HWY_NAMESPACE;
   const std::size_t N = hn::Lanes(d);
   for (std::size_t e0 = 0; e0 < even_count; e0 += N) {
+    if constexpr (!std::is_null_pointer_v<BeforeBlock>) before_block(e0);
     const intptr_t even = hn::FindFirstTrue(d, even_mask(e0));
     const intptr_t odd = e0 < odd_count ? hn::FindFirstTrue(d, odd_mask(e0)) : -1;
     if (even >= 0 || odd >= 0) {

@@ -106,23 +106,29 @@ HWY_INLINE void node_half(D d, const FixedAxisLanes& t, size_t e0, const std::in
   }
 }
 
+// fixed_pair_test_lanes_of through the nodes' halves, each block of lanes made where missing
+// when the test first reaches it, as FloatPairTestTermsImpl.
 template <bool kProducts32>
 HWY_INLINE PairVerdict fixed_pair_test_terms_of(const FixedAxisTable& table, const std::int64_t* a,
                                                 const std::int64_t* b, const std::int64_t* oa, const std::int64_t* ob,
-                                                FixedNodeTerms& ta, bool a_made, FixedNodeTerms& tb, bool b_made) {
+                                                FixedNodeTerms& ta, std::uint32_t& a_blocks, FixedNodeTerms& tb,
+                                                std::uint32_t& b_blocks) {
   const hn::CappedTag<std::int64_t, 4> d;
   const size_t N = hn::Lanes(d);
   const size_t even_count = size_t(table.even.count), odd_count = size_t(table.odd.count);
-  if (!a_made)
-    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+  auto make_block = [&](size_t e0) {
+    const std::uint32_t bit = std::uint32_t(1) << (e0 / N);
+    if (!(a_blocks & bit)) {
       node_half<kProducts32, true>(d, table.even, e0, a, oa, ta.even1, ta.even2);
       if (e0 < odd_count) node_half<kProducts32, false>(d, table.odd, e0, a, oa, ta.odd1, ta.odd2);
+      a_blocks |= bit;
     }
-  if (!b_made)
-    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+    if (!(b_blocks & bit)) {
       node_half<kProducts32, false>(d, table.even, e0, b, ob, tb.even1, tb.even2);
       if (e0 < odd_count) node_half<kProducts32, true>(d, table.odd, e0, b, ob, tb.odd1, tb.odd2);
+      b_blocks |= bit;
     }
+  };
   const auto zero = hn::Zero(d);
   auto separating = [&](const std::int64_t* s1, const std::int64_t* s2, const std::int64_t* f1,
                         const std::int64_t* f2, size_t e0, size_t count) {
@@ -133,14 +139,14 @@ HWY_INLINE PairVerdict fixed_pair_test_terms_of(const FixedAxisTable& table, con
   return first_separating_axis(
       d, even_count, odd_count, table.axes,
       [&](size_t e0) { return separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count); },
-      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); });
+      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); }, make_block);
 }
 
 PairVerdict FixedPairTestTermsImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
-                                   const std::int64_t* oa, const std::int64_t* ob, FixedNodeTerms& ta, bool a_made,
-                                   FixedNodeTerms& tb, bool b_made) {
-  return table.products32 ? fixed_pair_test_terms_of<true>(table, a, b, oa, ob, ta, a_made, tb, b_made)
-                          : fixed_pair_test_terms_of<false>(table, a, b, oa, ob, ta, a_made, tb, b_made);
+                                   const std::int64_t* oa, const std::int64_t* ob, FixedNodeTerms& ta,
+                                   std::uint32_t& a_blocks, FixedNodeTerms& tb, std::uint32_t& b_blocks) {
+  return table.products32 ? fixed_pair_test_terms_of<true>(table, a, b, oa, ob, ta, a_blocks, tb, b_blocks)
+                          : fixed_pair_test_terms_of<false>(table, a, b, oa, ob, ta, a_blocks, tb, b_blocks);
 }
 
 }  // namespace HWY_NAMESPACE

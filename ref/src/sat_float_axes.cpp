@@ -101,22 +101,28 @@ HWY_INLINE void node_half(D d, const FloatAxisLanes& t, size_t e0, const double*
   }
 }
 
-// FloatPairTestLanesImpl through the nodes' halves (FloatNodeTerms), made here where missing.
+// FloatPairTestLanesImpl through the nodes' halves (FloatNodeTerms), each block of lanes made
+// where missing when the test first reaches it (a pair separated in the first block makes only
+// that block of a new node's half).
 PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a, const double* b,
-                                   FloatNodeTerms& ta, bool a_made, FloatNodeTerms& tb, bool b_made) {
+                                   FloatNodeTerms& ta, std::uint32_t& a_blocks, FloatNodeTerms& tb,
+                                   std::uint32_t& b_blocks) {
   const hn::CappedTag<double, 4> d;
   const size_t N = hn::Lanes(d);
   const size_t even_count = size_t(table.even.count), odd_count = size_t(table.odd.count);
-  if (!a_made)
-    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+  auto make_block = [&](size_t e0) {
+    const std::uint32_t bit = std::uint32_t(1) << (e0 / N);
+    if (!(a_blocks & bit)) {
       node_half<true, true>(d, table.even, e0, a, ta.even1, ta.even2);
       if (e0 < odd_count) node_half<true, false>(d, table.odd, e0, a, ta.odd1, ta.odd2);
+      a_blocks |= bit;
     }
-  if (!b_made)
-    for (size_t e0 = 0; e0 < even_count; e0 += N) {
+    if (!(b_blocks & bit)) {
       node_half<false, false>(d, table.even, e0, b, tb.even1, tb.even2);
       if (e0 < odd_count) node_half<false, true>(d, table.odd, e0, b, tb.odd1, tb.odd2);
+      b_blocks |= bit;
     }
+  };
   const auto zero = hn::Zero(d);
   auto separating = [&](const double* s1, const double* s2, const double* f1, const double* f2, size_t e0,
                         size_t count) {
@@ -127,7 +133,7 @@ PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a,
   return first_separating_axis(
       d, even_count, odd_count, table.axes,
       [&](size_t e0) { return separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count); },
-      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); });
+      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); }, make_block);
 }
 
 std::int64_t FloatPairTestTargetImpl() { return HWY_TARGET; }

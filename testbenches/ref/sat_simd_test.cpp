@@ -68,14 +68,27 @@ void expect_same_verdicts(const std::vector<FloatAxis>& axes, const double* a, c
     const PairVerdict simd = lanes(table, a, b);
     ASSERT_EQ(simd.separated, scalar.separated) << what << " k " << k << " n " << n;
     ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n;
-    // The per-node form: both halves made by the call, then both kept (made = true), then one
-    // kept and the other made again over another pair's half: always the same verdict.
-    FloatNodeTerms ta, tb, other_a;
-    const PairVerdict made = terms(table, a, b, ta, false, tb, false);
-    const PairVerdict kept = terms(table, a, b, ta, true, tb, true);
-    (void)terms(table, b, a, other_a, false, tb, true);  // other_a: a half of another node
-    const PairVerdict remade = terms(table, a, b, other_a, false, tb, true);
-    for (const PairVerdict& v : {made, kept, remade}) {
+    // The per-node form: both halves made by the call (as far as the test gets), then both kept,
+    // then one kept and the other made again over another pair's half, then halves of which every
+    // block was made before (by a pair with a node that contains everything): the same verdict.
+    FloatNodeTerms ta, tb, other_a, full_a, full_b, huge_terms;
+    std::uint32_t ma = 0, mb = 0, mo = 0, mfa = 0, mfb = 0, mh = 0;
+    const PairVerdict made = terms(table, a, b, ta, ma, tb, mb);
+    const PairVerdict kept = terms(table, a, b, ta, ma, tb, mb);
+    (void)terms(table, b, a, other_a, mo, tb, mb);  // other_a: a half of another node
+    mo = 0;
+    const PairVerdict remade = terms(table, a, b, other_a, mo, tb, mb);
+    const std::vector<double> huge(std::size_t(k), 1e300);
+    const std::uint32_t all_blocks = (1u << (((n + 1) / 2 + 3) / 4)) - 1u;
+    if (!terms(table, a, huge.data(), full_a, mfa, huge_terms, mh).separated) {
+      ASSERT_EQ(mfa, all_blocks);
+    }
+    mh = 0;
+    if (!terms(table, huge.data(), b, huge_terms, mh, full_b, mfb).separated) {
+      ASSERT_EQ(mfb, all_blocks);
+    }
+    const PairVerdict full = terms(table, a, b, full_a, mfa, full_b, mfb);
+    for (const PairVerdict& v : {made, kept, remade, full}) {
       ASSERT_EQ(v.separated, scalar.separated) << what << " terms, k " << k << " n " << n;
       ASSERT_EQ(v.axes_tested, scalar.axes_tested) << what << " terms, k " << k << " n " << n;
     }
@@ -258,10 +271,12 @@ void expect_same_fixed_verdicts(const std::vector<NarrowFixedAxis>& axes, const 
       ASSERT_EQ(simd.axes_tested, scalar.axes_tested) << what << " k " << k << " n " << n << " b " << table_b;
       // The per-node form, halves made by the call, then kept, then one made over another's.
       FixedNodeTerms ta, tb, other_a;
-      const PairVerdict made = terms(table, a.data(), b.data(), oa.data(), ob.data(), ta, false, tb, false);
-      const PairVerdict kept = terms(table, a.data(), b.data(), oa.data(), ob.data(), ta, true, tb, true);
-      (void)terms(table, b.data(), a.data(), ob.data(), oa.data(), other_a, false, tb, true);
-      const PairVerdict remade = terms(table, a.data(), b.data(), oa.data(), ob.data(), other_a, false, tb, true);
+      std::uint32_t ma = 0, mb = 0, mo = 0;
+      const PairVerdict made = terms(table, a.data(), b.data(), oa.data(), ob.data(), ta, ma, tb, mb);
+      const PairVerdict kept = terms(table, a.data(), b.data(), oa.data(), ob.data(), ta, ma, tb, mb);
+      (void)terms(table, b.data(), a.data(), ob.data(), oa.data(), other_a, mo, tb, mb);
+      mo = 0;
+      const PairVerdict remade = terms(table, a.data(), b.data(), oa.data(), ob.data(), other_a, mo, tb, mb);
       for (const PairVerdict& v : {made, kept, remade}) {
         ASSERT_EQ(v.separated, scalar.separated) << what << " terms, k " << k << " n " << n << " b " << table_b;
         ASSERT_EQ(v.axes_tested, scalar.axes_tested) << what << " terms, k " << k << " n " << n << " b " << table_b;

@@ -94,11 +94,13 @@ struct FixedNodeTerms {
   alignas(64) std::int64_t even1[kFixedNodeTermLanes], even2[kFixedNodeTermLanes];
   alignas(64) std::int64_t odd1[kFixedNodeTermLanes], odd2[kFixedNodeTermLanes];
 };
-// The test of the pair through the two nodes' halves; a half whose flag is false is made first
-// (from the node's coefficients a or b and own terms oa or ob).
+// The test of the pair through the two nodes' halves, made block by block where the test reaches
+// them unmade (from the node's coefficients a or b and own terms oa or ob), with the block masks
+// of FloatPairTestTerms.
 using FixedPairTestTerms = PairVerdict (*)(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
                                            const std::int64_t* oa, const std::int64_t* ob, FixedNodeTerms& terms_a,
-                                           bool a_made, FixedNodeTerms& terms_b, bool b_made);
+                                           std::uint32_t& a_blocks, FixedNodeTerms& terms_b,
+                                           std::uint32_t& b_blocks);
 FixedPairTestTerms fixed_pair_test_terms();  // fetch once, call per pair
 
 }  // namespace kdopcd

@@ -99,11 +99,14 @@ struct FloatNodeTerms {
   alignas(64) double even1[kNodeTermLanes], even2[kNodeTermLanes];
   alignas(64) double odd1[kNodeTermLanes], odd2[kNodeTermLanes];
 };
-// The test of the pair (a, b) through the two nodes' halves; a half whose flag is false is made
-// first (from the node's coefficients) and then holds that node's half for this table.
+// The test of the pair (a, b) through the two nodes' halves. The halves are made in blocks of 4
+// lanes of both parities, in the test's order: bit i of a_blocks / b_blocks says block i of that
+// half is made; a block the test reaches unmade is made (from the node's coefficients) and its
+// bit set, so a pair separated in the first block makes only that block of a new half. Pass 0
+// for a half that holds nothing of this node and table yet.
 using FloatPairTestTerms = PairVerdict (*)(const FloatAxisTable& table, const double* a, const double* b,
-                                           FloatNodeTerms& terms_a, bool a_made, FloatNodeTerms& terms_b,
-                                           bool b_made);
+                                           FloatNodeTerms& terms_a, std::uint32_t& a_blocks,
+                                           FloatNodeTerms& terms_b, std::uint32_t& b_blocks);
 FloatPairTestTerms float_pair_test_terms();  // fetch once, call per pair
 
 // Which instruction set that is (e.g. "AVX3", "AVX2", "SSE4", "EMU128"), for reports.
