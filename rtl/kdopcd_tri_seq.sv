@@ -124,6 +124,9 @@ module kdopcd_tri_seq #(
   // Unit u's slot s computes minor n = s*UM + u, component k = n % 3 of triple tri_ord(n / 3):
   // u[k+1] v[k+2] - u[k+2] v[k+1] with u = P_j - P_i, v = P_l - P_i. The operands' indices into
   // the differences (kdopcd_tri_seq_minor's OPS; 8 bits each) and the slots without a minor.
+  // The functions up to coverage_on below are evaluated at elaboration only (they compute
+  // parameters of the units): no line of them runs in simulation, so they are no coverage points.
+  /* verilator coverage_off */
   function automatic logic [SM*4*8-1:0] minor_ops(input int u);
     logic [11:0] t;
     int n, pu, pv, k1, k2;
@@ -152,6 +155,7 @@ module kdopcd_tri_seq #(
       if (s * units + unit_idx >= items) idle_slots = idle_slots | (64'(1) << s);
     end
   endfunction
+  /* verilator coverage_on */
 
   logic [UM*NW-1:0] m_all;
   logic [2*UM-1:0]  ms_all;
@@ -247,6 +251,7 @@ module kdopcd_tri_seq #(
 
   // Unit v's slot s computes determinant n = s*UD + v: u = difference triple dix(i, j) of
   // det_ord(n), c = the minor triple of rank det_rank(n) (kdopcd_tri_seq_det's UIX, CIX).
+  /* verilator coverage_off */  // elaboration-time functions, as minor_ops
   function automatic logic [SD*8-1:0] det_uix(input int v);
     int q;   // det_ord(n): the quadruple's points i, j in bits 15:12, 11:8
     det_uix = '0;
@@ -264,6 +269,7 @@ module kdopcd_tri_seq #(
         det_cix = det_cix | ((SD*8)'(8'(kdopcd_tri_seq_pkg::det_rank(s * UD + v))) << (8 * s));
     end
   endfunction
+  /* verilator coverage_on */
 
   logic [2*UD-1:0] ds_all;
   for (genvar v = 0; v < UD; v++) begin : g_det
