@@ -49,6 +49,28 @@ HWY_INLINE PairVerdict first_separating_axis(D d, std::size_t even_count, std::s
   return {false, axes};
 }
 
+// The test through two nodes' halves (FloatNodeTerms, FixedNodeTerms: the same members): lane e of
+// a parity separates iff diff1(second.X1, first.X1) > 0 or diff2(second.X2, first.X2) > 0, for
+// the vectors of lanes [e0, e0 + N). make_block(e0) makes what block e0 of either half lacks.
+template <class D, class Terms, class Diff1, class Diff2, class MakeBlock>
+HWY_INLINE PairVerdict first_separating_axis_of_halves(D d, std::size_t even_count, std::size_t odd_count, int axes,
+                                                       const Terms& second, const Terms& first, const Diff1& diff1,
+                                                       const Diff2& diff2, const MakeBlock& make_block) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const auto zero = hn::Zero(d);
+  auto separating = [&](const auto* s1, const auto* s2, const auto* f1, const auto* f2, std::size_t e0,
+                        std::size_t count) {
+    const auto d1 = diff1(hn::Load(d, s1 + e0), hn::Load(d, f1 + e0));
+    const auto d2 = diff2(hn::Load(d, s2 + e0), hn::Load(d, f2 + e0));
+    return hn::And(hn::Or(hn::Gt(d1, zero), hn::Gt(d2, zero)), hn::FirstN(d, count - e0));
+  };
+  return first_separating_axis(
+      d, even_count, odd_count, axes,
+      [&](std::size_t e0) { return separating(second.even1, second.even2, first.even1, first.even2, e0, even_count); },
+      [&](std::size_t e0) { return separating(second.odd1, second.odd2, first.odd1, first.odd2, e0, odd_count); },
+      make_block);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kdopcd
 HWY_AFTER_NAMESPACE();

@@ -129,17 +129,9 @@ HWY_INLINE PairVerdict fixed_pair_test_terms_of(const FixedAxisTable& table, con
       b_blocks |= bit;
     }
   };
-  const auto zero = hn::Zero(d);
-  auto separating = [&](const std::int64_t* s1, const std::int64_t* s2, const std::int64_t* f1,
-                        const std::int64_t* f2, size_t e0, size_t count) {
-    const auto diff1 = hn::Add(hn::Load(d, s1 + e0), hn::Load(d, f1 + e0));
-    const auto diff2 = hn::Add(hn::Load(d, s2 + e0), hn::Load(d, f2 + e0));
-    return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, count - e0));
-  };
-  return first_separating_axis(
-      d, even_count, odd_count, table.axes,
-      [&](size_t e0) { return separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count); },
-      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); }, make_block);
+  // Integer sums: diff = second.X + first.X (FixedNodeTerms).
+  auto sum = [](auto s, auto f) { return hn::Add(s, f); };
+  return first_separating_axis_of_halves(d, even_count, odd_count, table.axes, ta, tb, sum, sum, make_block);
 }
 
 PairVerdict FixedPairTestTermsImpl(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,

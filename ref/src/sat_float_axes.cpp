@@ -123,17 +123,10 @@ PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a,
       b_blocks |= bit;
     }
   };
-  const auto zero = hn::Zero(d);
-  auto separating = [&](const double* s1, const double* s2, const double* f1, const double* f2, size_t e0,
-                        size_t count) {
-    const auto diff1 = hn::Sub(hn::Load(d, s1 + e0), hn::Load(d, f1 + e0));
-    const auto diff2 = hn::Sub(hn::Load(d, f2 + e0), hn::Load(d, s2 + e0));
-    return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, count - e0));
-  };
-  return first_separating_axis(
-      d, even_count, odd_count, table.axes,
-      [&](size_t e0) { return separating(ta.even1, ta.even2, tb.even1, tb.even2, e0, even_count); },
-      [&](size_t e0) { return separating(ta.odd1, ta.odd2, tb.odd1, tb.odd2, e0, odd_count); }, make_block);
+  // diff1 = second.X1 - first.X1, diff2 = first.X2 - second.X2 (FloatNodeTerms).
+  return first_separating_axis_of_halves(
+      d, even_count, odd_count, table.axes, ta, tb, [](auto s1, auto f1) { return hn::Sub(s1, f1); },
+      [](auto s2, auto f2) { return hn::Sub(f2, s2); }, make_block);
 }
 
 std::int64_t FloatPairTestTargetImpl() { return HWY_TARGET; }
