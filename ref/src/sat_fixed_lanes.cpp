@@ -37,12 +37,8 @@ template <bool kProducts32, class D>
 HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0, const std::int64_t* other,
                                         const std::int64_t* own) {
   const auto zero = hn::Zero(d);
-  // Lane by lane through memory rather than the gather instruction (slow on Zen 4), as in
-  // sat_float_axes.cpp.
   auto gather = [&](const std::int64_t* base, const std::int64_t* index) {
-    HWY_ALIGN std::int64_t lanes[hn::MaxLanes(d)];
-    for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = base[index[e0 + i]];
-    return hn::Load(d, lanes);
+    return gather_lanes(d, base, index, e0);
   };
   // P'.x' + sn(x') over the triple of `index`.
   auto mapped = [&](const std::int64_t (*index)[kFixedAxisSlots]) {
@@ -84,9 +80,7 @@ template <bool kProducts32, bool kProjected, class D>
 HWY_INLINE void node_half(D d, const FixedAxisLanes& t, size_t e0, const std::int64_t* x, const std::int64_t* own,
                           std::int64_t* out1, std::int64_t* out2) {
   auto gather = [&](const std::int64_t* base, const std::int64_t* index) {
-    HWY_ALIGN std::int64_t lanes[hn::MaxLanes(d)];
-    for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = base[index[e0 + i]];
-    return hn::Load(d, lanes);
+    return gather_lanes(d, base, index, e0);
   };
   if constexpr (kProjected) {
     const auto zero = hn::Zero(d);

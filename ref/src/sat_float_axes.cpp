@@ -25,13 +25,7 @@ HWY_INLINE hn::Mask<D> separating_lanes(D d, const FloatAxisLanes& t, size_t e0,
                                         const double* own) {
   const hn::RebindToSigned<D> di;
   (void)di;
-  // Lane by lane through memory rather than the gather instruction: on Zen 4 the AVX-512 gather
-  // made the whole query 1.4x slower than these loads into a buffer.
-  auto gather = [&](const double* base, const std::int64_t* index) {
-    HWY_ALIGN double lanes[hn::MaxLanes(d)];
-    for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = base[index[e0 + i]];
-    return hn::Load(d, lanes);
-  };
+  auto gather = [&](const double* base, const std::int64_t* index) { return gather_lanes(d, base, index, e0); };
   const auto P0 = hn::LoadU(d, t.P[0] + e0), P1 = hn::LoadU(d, t.P[1] + e0), P2 = hn::LoadU(d, t.P[2] + e0);
   auto lo = hn::Mul(P0, gather(other, t.j[0]));
   lo = hn::Add(lo, hn::Mul(P1, gather(other, t.j[1])));
@@ -69,11 +63,7 @@ PairVerdict FloatPairTestLanesImpl(const FloatAxisTable& table, const double* a,
 // (kProjected) or the owning object's, of the second object (kSecond) or the first.
 template <bool kSecond, bool kProjected, class D>
 HWY_INLINE void node_half(D d, const FloatAxisLanes& t, size_t e0, const double* x, double* out1, double* out2) {
-  auto gather = [&](const std::int64_t* index) {
-    HWY_ALIGN double lanes[hn::MaxLanes(d)];
-    for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = x[index[e0 + i]];
-    return hn::Load(d, lanes);
-  };
+  auto gather = [&](const std::int64_t* index) { return gather_lanes(d, x, index, e0); };
   if constexpr (kProjected) {
     const auto P0 = hn::LoadU(d, t.P[0] + e0), P1 = hn::LoadU(d, t.P[1] + e0), P2 = hn::LoadU(d, t.P[2] + e0);
     auto lo = hn::Mul(P0, gather(t.j[0]));
