@@ -32,6 +32,19 @@ HWY_INLINE V lane_products(D d, V P, V x) {
   return hn::Mul(P, x);
 }
 
+// P'.x' + sn(x') over the triple `index` of lanes [e0, e0 + N) of one parity, x the projected node.
+template <bool kProducts32, class D>
+HWY_INLINE hn::Vec<D> mapped_lanes(D d, const FixedAxisLanes& t, size_t e0, const std::int64_t* x,
+                                   const std::int64_t (*index)[kFixedAxisSlots]) {
+  const auto zero = hn::Zero(d);
+  auto sum = zero;
+  for (int m = 0; m < 3; ++m) {
+    const auto v = gather_lanes(d, x, index[m], e0);
+    sum = hn::Add(sum, hn::Add(lane_products<kProducts32>(d, hn::LoadU(d, t.P[m] + e0), v), hn::Min(v, zero)));
+  }
+  return sum;
+}
+
 // The lanes [e0, e0 + N) of one parity whose axis separates the pair.
 template <bool kProducts32, class D>
 HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0, const std::int64_t* other,
@@ -40,14 +53,8 @@ HWY_INLINE hn::Mask<D> separating_lanes(D d, const FixedAxisLanes& t, size_t e0,
   auto gather = [&](const std::int64_t* base, const std::int64_t* index) {
     return gather_lanes(d, base, index, e0);
   };
-  // P'.x' + sn(x') over the triple of `index`.
   auto mapped = [&](const std::int64_t (*index)[kFixedAxisSlots]) {
-    auto sum = zero;
-    for (int m = 0; m < 3; ++m) {
-      const auto x = gather(other, index[m]);
-      sum = hn::Add(sum, hn::Add(lane_products<kProducts32>(d, hn::LoadU(d, t.P[m] + e0), x), hn::Min(x, zero)));
-    }
-    return sum;
+    return mapped_lanes<kProducts32>(d, t, e0, other, index);
   };
   const auto own1 = gather(own, t.own1);
   const auto own2 = gather(own, t.own2);
@@ -83,14 +90,8 @@ HWY_INLINE void node_half(D d, const FixedAxisLanes& t, size_t e0, const std::in
     return gather_lanes(d, base, index, e0);
   };
   if constexpr (kProjected) {
-    const auto zero = hn::Zero(d);
     auto mapped = [&](const std::int64_t (*index)[kFixedAxisSlots]) {
-      auto sum = zero;
-      for (int m = 0; m < 3; ++m) {
-        const auto v = gather(x, index[m]);
-        sum = hn::Add(sum, hn::Add(lane_products<kProducts32>(d, hn::LoadU(d, t.P[m] + e0), v), hn::Min(v, zero)));
-      }
-      return sum;
+      return mapped_lanes<kProducts32>(d, t, e0, x, index);
     };
     hn::Store(hn::Add(mapped(t.j), hn::LoadU(d, t.p1 + e0)), d, out1 + e0);
     hn::Store(hn::Sub(mapped(t.jk), hn::LoadU(d, t.p2 + e0)), d, out2 + e0);
