@@ -42,8 +42,9 @@ class NodeTermsCache {
   }
 
   // The slot of `node` of tree `tree` (0: the first object's, 1: the second's) in query `query`,
-  // and the mask of the blocks of lanes of it already made (bit b: lanes [4b, 4b + 4) of both
-  // parities; the pair test makes a block when it first reaches it and sets its bit). A slot that
+  // and the mask of the blocks of lanes of it already made (bit b: block b of both parities, of
+  // the SIMD test's vector width; the pair test makes a block when it first reaches it and sets
+  // its bit). A slot that
   // held something else is claimed with an empty mask.
   Terms& find(int tree, std::uint64_t query, std::int32_t node, std::uint32_t*& made_blocks) {
     const std::uint32_t slot = std::uint32_t(node) & (kSlots - 1);

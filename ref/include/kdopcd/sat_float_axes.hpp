@@ -99,8 +99,9 @@ struct FloatNodeTerms {
   alignas(64) double even1[kNodeTermLanes], even2[kNodeTermLanes];
   alignas(64) double odd1[kNodeTermLanes], odd2[kNodeTermLanes];
 };
-// The test of the pair (a, b) through the two nodes' halves. The halves are made in blocks of 4
-// lanes of both parities, in the test's order: bit i of a_blocks / b_blocks says block i of that
+// The test of the pair (a, b) through the two nodes' halves. The halves are made in blocks of the
+// test's vector width (4 lanes with AVX2 and wider, 2 with 128-bit vectors) of both parities, in
+// the test's order: bit i of a_blocks / b_blocks says block i of that
 // half is made; a block the test reaches unmade is made (from the node's coefficients) and its
 // bit set, so a pair separated in the first block makes only that block of a new half. Pass 0
 // for a half that holds nothing of this node and table yet.
