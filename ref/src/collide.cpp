@@ -331,11 +331,15 @@ class LazyFixedAxes {
   // Axis i of the root pair (a, b: the roots' quantized coefficients, oa, ob: their own terms,
   // on the own-structured path): 1 if fixed_axis_separates_own separates, 0 if not, decided from
   // bounds of the p terms where they suffice (fixed_offset_bounds), else -1 (the caller runs the
-  // exact test). Axes already made are decided exactly.
+  // exact test). Axes already made, and every axis once T_c is worked out, are decided exactly.
   int root_verdict(int i, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
                    const std::int64_t* ob) {
     if (ready_ >> i & 1u) return fixed_axis_separates_own(narrow_[i], i, a, b, oa, ob);
     if (set_ == nullptr) return -1;
+    if (centred_made_) {  // then the exact test costs less than the bounds
+      make(i);
+      return fixed_axis_separates_own(narrow_[i], i, a, b, oa, ob);
+    }
     prepare(i);
     if (!estimate_made_) {
       estimate_ = estimate_fixed_offsets(M_, pose_->translation, *c1_, *c2_, s_);
@@ -343,7 +347,13 @@ class LazyFixedAxes {
     }
     std::int64_t s1, s2;
     fixed_own_axis_sums(narrow_[i], i, a, b, oa, ob, s1, s2);
-    return fixed_verdict_from_bounds(s1, s2, fixed_offset_bounds(estimate_, L_[i], fixed_));
+    const int verdict = fixed_verdict_from_bounds(s1, s2, fixed_offset_bounds(estimate_, L_[i], fixed_));
+    // An axis that does not separate the roots, or that the bounds leave undecided, makes it likely
+    // that the pose is no wide separation: the query will need T_c (every axis of a pair the
+    // roots' children reach needs it), and with it the later axes' exact tests cost less than
+    // their bounds.
+    if (verdict != 1) centred_translation();
+    return verdict;
   }
   // The SIMD test on the first n axes (own-structured axes only) of the pair of nodes (nf, ns),
   // through the nodes' halves, as LazyAxes::test_terms.
@@ -506,43 +516,77 @@ std::shared_ptr<const std::vector<std::int64_t>> cached_own_terms(const DopTree&
 struct FixedTreeData {
   std::shared_ptr<const QuantizedTree> qf, qs;
   std::shared_ptr<const std::vector<std::int64_t>> own_f, own_s;
+  class Reader;  // how a query gets them (below)
 };
 
 // The last pair of trees this thread queried with the fixed backend. Every query of a scene is
 // the same pair at the same parameters, and fetching four entries from the trees' caches (each
 // under the cache's mutex) was a large part of a separated query; this memo makes it one
-// comparison and one reference count instead. It keys on the caches' ids, which are never reused,
-// so a tree destroyed and another made at its address cannot match; the values are those the
-// caches give (made once per key, never changed), so results are the same. The memo keeps its
-// entries alive until this thread's next fixed query of another pair.
+// comparison instead. It keys on the caches' ids, which are never reused, so a tree destroyed and
+// another made at its address cannot match; the values are those the caches give (made once per
+// key, never changed), so results are the same. The memo keeps its entries alive until this
+// thread's next fixed query of another pair.
 struct FixedTreeMemo {
   std::uint64_t first = 0, second = 0;  // cache ids; 0 is never one
   double s = 0;
   int b = 0, c = 0;
-  std::shared_ptr<FixedTreeData> data;
+  std::shared_ptr<const FixedTreeData> data;
+  // Queries of this thread now reading `data`: more than one only for a query started inside
+  // another's triangle test (a custom test may query). While any runs, the memo is not replaced.
+  int readers = 0;
 };
 
-std::shared_ptr<const FixedTreeData> fixed_tree_data(const DopTree& first, const DopTree& second, double s,
-                                                     const FixedParams& fixed, bool own_terms) {
-  thread_local FixedTreeMemo memo;
-  const std::uint64_t idf = first.derived_cache().id(), ids = second.derived_cache().id();
-  if (!(memo.data && memo.first == idf && memo.second == ids && memo.s == s && memo.b == fixed.b &&
-        memo.c == fixed.c)) {
-    auto data = std::make_shared<FixedTreeData>();
-    data->qf = quantized_tree(first, s, fixed.b);
-    data->qs = quantized_tree(second, s, fixed.b);
-    memo = {idf, ids, s, fixed.b, fixed.c, std::move(data)};
+// What a fixed query reads of the two trees' caches for one (s, b, c), held for the query's
+// lifetime. Usually it reads the thread's memo in place (a copy of its shared_ptr, two atomic
+// counts per query, was a noticeable part of a separated query); a query that needs other data
+// while an outer query of this thread reads the memo holds its own.
+class FixedTreeData::Reader {
+ public:
+  Reader(const DopTree& first, const DopTree& second, double s, const FixedParams& fixed, bool own_terms) {
+    thread_local FixedTreeMemo memo;
+    const std::uint64_t idf = first.derived_cache().id(), ids = second.derived_cache().id();
+    const bool same = memo.data && memo.first == idf && memo.second == ids && memo.s == s && memo.b == fixed.b &&
+                      memo.c == fixed.c;
+    if (same && (!own_terms || memo.data->own_f)) {
+      read_memo(memo);
+      return;
+    }
+    // New data: a fresh FixedTreeData rather than writing into the memo's, which a query
+    // still running (on this thread, below a parallel traversal's wait) may be reading.
+    auto data = same ? std::make_shared<FixedTreeData>(*memo.data) : std::make_shared<FixedTreeData>();
+    if (!same) {
+      data->qf = quantized_tree(first, s, fixed.b);
+      data->qs = quantized_tree(second, s, fixed.b);
+    }
+    if (own_terms) {
+      data->own_f = cached_own_terms(first, *data->qf, fixed.c);
+      data->own_s = cached_own_terms(second, *data->qs, fixed.c);
+    }
+    if (memo.readers == 0) {
+      memo = {idf, ids, s, fixed.b, fixed.c, std::move(data), 0};
+      read_memo(memo);
+    } else {
+      own_ = std::move(data);
+      data_ = own_.get();
+    }
   }
-  if (own_terms && !memo.data->own_f) {
-    // A fresh FixedTreeData rather than writing into the shared one: a query still running (on
-    // this thread, below a parallel traversal's wait) may be reading it.
-    auto data = std::make_shared<FixedTreeData>(*memo.data);
-    data->own_f = cached_own_terms(first, *data->qf, fixed.c);
-    data->own_s = cached_own_terms(second, *data->qs, fixed.c);
-    memo.data = std::move(data);
+  ~Reader() {
+    if (memo_ != nullptr) --memo_->readers;
   }
-  return memo.data;
-}
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+  const FixedTreeData* operator->() const { return data_; }
+
+ private:
+  void read_memo(FixedTreeMemo& memo) {
+    ++memo.readers;
+    memo_ = &memo;
+    data_ = memo.data.get();
+  }
+  FixedTreeMemo* memo_ = nullptr;
+  std::shared_ptr<const FixedTreeData> own_;
+  const FixedTreeData* data_ = nullptr;
+};
 
 // The fixed query's traversal: both trees quantized at the scene scale (once per tree and scale,
 // quantized_tree), the axes from `axes`. make_triangle_test() -> TriangleTest; a template
@@ -555,7 +599,7 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
   const bool own_path = axes.own_path();
-  const std::shared_ptr<const FixedTreeData> trees = fixed_tree_data(first, second, s, fixed, own_path);
+  const FixedTreeData::Reader trees(first, second, s, fixed, own_path);
   const QuantizedTree* const qf = trees->qf.get();
   const QuantizedTree* const qs = trees->qs.get();
   const auto make_all_axes = [&] { axes.make_all(); };  // before concurrent reads

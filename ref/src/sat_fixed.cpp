@@ -45,18 +45,10 @@ Pose centred_pose(const DopTree& first, const DopTree& second, const Pose& pose)
 
 FixedOffsetEstimate estimate_fixed_offsets(const Mat3& M, const Vec3& translation, const Vec3& first_centre,
                                            const Vec3& second_centre, double s) {
+  // Whole-vector expressions (no per-element loop): the sums may be rounded in any order.
   FixedOffsetEstimate e;
-  for (int i = 0; i < 3; ++i) {
-    double x = translation[i] - first_centre[i];
-    double mass = std::fabs(translation[i]) + std::fabs(first_centre[i]);
-    for (int j = 0; j < 3; ++j) {
-      const double product = M(i, j) * second_centre[j];
-      x += product;
-      mass += std::fabs(product);
-    }
-    e.x[i] = x;
-    e.mass[i] = mass;
-  }
+  e.x = M * second_centre + (translation - first_centre);
+  e.mass = M.cwiseAbs() * second_centre.cwiseAbs() + (translation.cwiseAbs() + first_centre.cwiseAbs());
   e.inv_s = 1.0 / s;
   return e;
 }

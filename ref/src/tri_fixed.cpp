@@ -196,10 +196,9 @@ double point_triangle_dist2(const Vec3& p, const Vec3& a, const Vec3& b, const V
 
 }  // namespace
 
-void check_triangle_params(TriangleFixedParams params) {
-  if (params.v < 1 || params.m < 1 || params.v + params.m > kMaxTriangleFixedBits)
-    throw std::invalid_argument("triangle unit: need v >= 1, m >= 1, v + m <= " +
-                                std::to_string(kMaxTriangleFixedBits) + " (got " + params_text(params) + ")");
+void throw_bad_triangle_params(TriangleFixedParams params) {
+  throw std::invalid_argument("triangle unit: need v >= 1, m >= 1, v + m <= " + std::to_string(kMaxTriangleFixedBits) +
+                              " (got " + params_text(params) + ")");
 }
 
 TriangleUnitWidths triangle_unit_widths(TriangleFixedParams params) {

@@ -32,7 +32,13 @@ inline constexpr int kMaxTriangleFixedBits = 56;
 inline constexpr std::int64_t kFixedCoordinateLimit = std::int64_t(1) << 60;
 
 // Throws std::invalid_argument unless 1 <= v, 1 <= m and v + m <= kMaxTriangleFixedBits.
-void check_triangle_params(TriangleFixedParams params);
+// Inline: every fixed query checks them, and the out-of-line check was a noticeable part of a
+// separated one.
+[[noreturn]] void throw_bad_triangle_params(TriangleFixedParams params);
+inline void check_triangle_params(TriangleFixedParams params) {
+  if (params.v < 1 || params.m < 1 || params.v + params.m > kMaxTriangleFixedBits) [[unlikely]]
+    throw_bad_triangle_params(params);
+}
 
 // Bit widths (two's complement, sign included) of every stage of the triangle unit: the largest
 // magnitude each stage can reach for in-range inputs fits in this many bits. docs/triangle-unit.md
