@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <memory>
 #include <mutex>
@@ -17,6 +18,7 @@
 #include <utility>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/root_bound.hpp"
 #include "node_terms_cache.hpp"
 #include "parallel_traverse.hpp"
 #include "kdopcd/sat_exact.hpp"
@@ -158,6 +160,41 @@ bool test_triangle_pair(const Mesh& mf, const Mesh& ms, Placed& placed, const Tr
 
 int axes_per_pair(const TraversalOptions& options, int k) { return options.axes <= 0 ? k : std::min(options.axes, k); }
 
+// Whether the SAT test of the roots' first axis (make_sat_setup's axis 0: the first object's own
+// direction 0, onto which the second root is projected) separates them at the pose (M, T) for
+// sure, without its set-up (root_bound.hpp): the second root's projection lies within the
+// pseudo-vertices' range, and the first root's own interval is clear of that range by more than
+// `extra` world units plus a margin for the float test's roundings (docs/architecture.md, "A
+// quick exit for separated roots"). False says nothing: the caller tests the axis as usual.
+bool roots_clear_on_first_axis(const DopTree& first, const DopTree& second, const Mat3& M, const Vec3& T,
+                               double extra) {
+  const OrientationSet& set = first.orientations();
+  const Vec3& L = set.direction(0);
+  const RootPseudoVertices& projected = second.root_pseudo_vertices();
+  const ProjectionRange range = project_pseudo_vertices(projected, M.transpose() * L);
+  const double p = L.dot(T);
+  const std::span<const double> own = first.coefficients(0);
+  const double own_max = own[0], own_min = own[std::size_t(set.half())];  // its interval: [-own_min, own_max]
+  // 1e-8 of the magnitudes covers, far over: the set-up's snapping of P (1e-9 per entry), the
+  // float test's and these dot products' roundings, and the pseudo-vertices' own (the
+  // magnitudes also bound every root coefficient, each lying on a pseudo-vertex's plane).
+  const double margin =
+      1e-8 * (projected.magnitude + first.root_pseudo_vertices().magnitude + std::fabs(p)) + extra;
+  return (range.low + p) - own_max > margin || -own_min - (range.high + p) > margin;
+}
+
+// The `extra` of roots_clear_on_first_axis for the fixed test at parameters f and scale s: the
+// fixed test's largest shortfall against the exact one, the paper's bound (docs/fixed-point.md
+// §6; in units of s, with sqrt 3 >= r_max and the 2^-(b+c) term always), and the roundings that
+// part the centred frames' operands from the file frames' (outward rounding, the centred
+// margins, T_c), which 1e-8 of the centres' and the translation's magnitudes covers.
+double fixed_first_axis_margin(const FixedParams& f, double s, const Vec3& first_centre, const Vec3& second_centre,
+                               const Vec3& T) {
+  auto pow2 = [](int e) { return std::bit_cast<double>(std::uint64_t(1023 + e) << 52); };  // |e| < 1000
+  const double bound = 1.7320508075688773 * pow2(1 - f.b) + 6 * pow2(-f.c) + pow2(-f.z) + pow2(-(f.b + f.c));
+  return bound * s + 1e-8 * (first_centre.cwiseAbs().sum() + second_centre.cwiseAbs().sum() + T.cwiseAbs().sum());
+}
+
 // Threads of the query: 1 for the sequential traversal, else what traverse_parallel gets.
 bool parallel(const TraversalOptions& options) {
   if (options.threads == 1) return false;
@@ -232,6 +269,14 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
   return detail::traverse_parallel(first, second, options, options.threads, pair_test, triangle_test, start_tasks);
 }
 
+// The query of a pose whose root pair roots_clear_on_first_axis settles: the traversal (the
+// same options, checks and counters) of a root pair test that separates on its first axis.
+QueryResult separated_on_first_axis(const DopTree& first, const DopTree& second, const TraversalOptions& options) {
+  auto pair_test = [](int, int) { return PairVerdict{true, 1}; };
+  auto no_triangle_test = [] { return [](int, int) { return false; }; };  // never reached
+  return run_traversal(first, second, options, pair_test, no_triangle_test);
+}
+
 // The float query: the fast path of the reference.
 QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes& axes, const LazyPlacement& placed,
                           const TraversalOptions& options, const TriangleTest& custom) {
@@ -284,6 +329,12 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }
 
+// validate_fixed_params' range check, inline: a query checks its parameters on every call.
+bool fixed_params_in_range(const FixedParams& f) {
+  auto in_range = [](int bits) { return bits >= kMinFixedBits && bits <= kMaxFixedBits; };
+  return in_range(f.b) && in_range(f.c) && in_range(f.z);
+}
+
 // The fixed-point axes of a query, each quantized on first use (like LazyAxes): NarrowFixedAxis
 // for the 64-bit test, and the QuantizedAxis of fixed_axis_diffs made from it on request. Made
 // from a pose, the axes' p = L . T_c need the exactly rounded centred translation, which is
@@ -298,8 +349,7 @@ class LazyFixedAxes {
                 const Vec3& second_centre, double s, const FixedParams& fixed)
       : set_(&set), pose_(&pose), M_(M), c1_(&first_centre), c2_(&second_centre), s_(s), fixed_(fixed),
         half_(set.half()), k_(set.k()) {
-    auto in_range = [](int bits) { return bits >= kMinFixedBits && bits <= kMaxFixedBits; };
-    if (!(in_range(fixed.b) && in_range(fixed.c) && in_range(fixed.z))) validate_fixed_params(fixed);  // throws
+    if (!fixed_params_in_range(fixed)) validate_fixed_params(fixed);  // throws
   }
   LazyFixedAxes(const SatSetup& setup, double s, const FixedParams& fixed)
       : s_(s), fixed_(fixed), half_(setup.k / 2), k_(int(setup.axes.size())) {
@@ -762,6 +812,8 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
   check_same_k(first, second);
   if (backend == SatBackend::Float) {
     const Mat3 M = pose.matrix();  // once: the set-up and the placement share it
+    if (roots_clear_on_first_axis(first, second, M, pose.translation, 0.0))
+      return separated_on_first_axis(first, second, options);
     LazyAxes axes(first.orientations(), M, pose.translation);
     LazyPlacement placed(second.mesh(), M, pose.translation);
     return collide_float(first, second, axes, placed, options, TriangleTest{});
@@ -778,9 +830,14 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
   // exact test). Everything that depends only on a tree and the scale is cached with the tree.
   // The centred pose is worked out when first needed (LazyFixedAxes): not at all for most
   // separated poses.
-  const double s = scene_scale(first, second);
-  LazyFixedAxes axes(first.orientations(), pose, pose.matrix(), first.centre(), second.centre(), s, fixed);
+  if (!fixed_params_in_range(fixed)) validate_fixed_params(fixed);  // throws
   check_triangle_params(tri_params);  // the pose and vertices are quantized when first needed
+  const double s = scene_scale(first, second);
+  const Mat3 M = pose.matrix();
+  if (roots_clear_on_first_axis(first, second, M, pose.translation,
+                                fixed_first_axis_margin(fixed, s, first.centre(), second.centre(), pose.translation)))
+    return separated_on_first_axis(first, second, options);
+  LazyFixedAxes axes(first.orientations(), pose, M, first.centre(), second.centre(), s, fixed);
   std::once_flag pose_once;
   LateValue<QuantizedPose> qpose;  // QuantizedPose's initializers would zero it on every query
   auto make_unit = [&]() -> TriangleTest {

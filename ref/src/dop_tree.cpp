@@ -169,6 +169,7 @@ DopTree::DopTree(const Mesh& mesh, int k, TreeBuild build_rule)
     for (int d = 0; d < k / 2; ++d) size += coeffs_[i * std::size_t(k) + std::size_t(d)] + coeffs_[i * std::size_t(k) + std::size_t(d + k / 2)];
     sizes_[i] = size;
   }
+  root_vertices_ = make_root_pseudo_vertices(*set_, coefficients(0));
 
   // The centred frame. The root of centred_coefficients() is the max over every triangle corner,
   // i.e. over the referenced vertices, each evaluated exactly as there (max is exact).

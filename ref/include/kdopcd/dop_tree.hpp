@@ -18,6 +18,7 @@
 
 #include "kdopcd/mesh.hpp"
 #include "kdopcd/orientations.hpp"
+#include "kdopcd/root_bound.hpp"
 
 namespace kdopcd {
 
@@ -123,6 +124,8 @@ class DopTree {
   const Vec3& centre() const { return centre_; }
   // Largest |coefficient| of the root DOP in the centred frame: the root of centred_coefficients().
   double centred_largest_coefficient() const { return centred_largest_; }
+  // The root DOP's pseudo-vertices (root_bound.hpp): a separated pose's quick exit.
+  const RootPseudoVertices& root_pseudo_vertices() const { return root_vertices_; }
 
   // Per-scale derived data (see DerivedCache). A copy of the tree shares it: the data depend only
   // on the mesh and the tree's structure, which the copy shares too.
@@ -146,6 +149,7 @@ class DopTree {
   double margin_ = 0;
   Vec3 centre_ = Vec3::Zero();
   double centred_largest_ = 0;
+  RootPseudoVertices root_vertices_;
   std::shared_ptr<DerivedCache> cache_ = std::make_shared<DerivedCache>();
 };
 
