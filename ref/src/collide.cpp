@@ -184,15 +184,26 @@ bool roots_clear_on_first_axis(const DopTree& first, const DopTree& second, cons
 }
 
 // The `extra` of roots_clear_on_first_axis for the fixed test at parameters f and scale s: the
-// fixed test's largest shortfall against the exact one, the paper's bound (docs/fixed-point.md
-// §6; in units of s, with sqrt 3 >= r_max and the 2^-(b+c) term always), and the roundings that
-// part the centred frames' operands from the file frames' (outward rounding, the centred
-// margins, T_c), which 1e-8 of the centres' and the translation's magnitudes covers.
-double fixed_first_axis_margin(const FixedParams& f, double s, const Vec3& first_centre, const Vec3& second_centre,
+// fixed test's largest shortfall against the exact one on that axis, and the roundings that part
+// the centred frames' operands from the file frames' (outward rounding, the centred margins, T_c),
+// which 1e-8 of the centres' and the translation's magnitudes covers. The shortfall is the bound
+// of docs/fixed-point.md §6 term by term, with the roots' own magnitudes (units of s): the
+// projected (second) root loses at most r_max 2^-b to its coefficients' rounding and 2^-c times
+// its three |a'| (each at most its largest |coefficient| / s + 2^-b) to the mapping's; the
+// owning (first) root's P = (-1, 0, 0) is exact, so it loses 2^-b and 2^-c times the negative
+// parts of its three coefficients; p loses 2^-z, and 2^-(b+c) more if z > b + c (always added
+// here). The paper's bound, r 2^(1-b) + 6 2^-c + 2^-z, takes every coefficient at 1; a small
+// object in a large scene has far smaller ones.
+double fixed_first_axis_margin(const FixedParams& f, double s, const DopTree& first, const DopTree& second,
                                const Vec3& T) {
   auto pow2 = [](int e) { return std::bit_cast<double>(std::uint64_t(1023 + e) << 52); };  // |e| < 1000
-  const double bound = 1.7320508075688773 * pow2(1 - f.b) + 6 * pow2(-f.c) + pow2(-f.z) + pow2(-(f.b + f.c));
-  return bound * s + 1e-8 * (first_centre.cwiseAbs().sum() + second_centre.cwiseAbs().sum() + T.cwiseAbs().sum());
+  const double eb = pow2(-f.b), ec = pow2(-f.c);
+  const double r = first.orientations().r_max() + 1e-6;  // + the set-up's snapping of P
+  const double projected = second.centred_largest_coefficient() / s + eb;
+  const double owner_negative = std::max(0.0, -first.centred_smallest_coefficient() / s);
+  const double bound = (r + 1) * eb + 3 * ec * (projected + owner_negative) + pow2(-f.z) + pow2(-(f.b + f.c));
+  return bound * s * (1 + 1e-6) +
+         1e-8 * (first.centre().cwiseAbs().sum() + second.centre().cwiseAbs().sum() + T.cwiseAbs().sum());
 }
 
 // Threads of the query: 1 for the sequential traversal, else what traverse_parallel gets.
@@ -835,7 +846,7 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
   const double s = scene_scale(first, second);
   const Mat3 M = pose.matrix();
   if (roots_clear_on_first_axis(first, second, M, pose.translation,
-                                fixed_first_axis_margin(fixed, s, first.centre(), second.centre(), pose.translation)))
+                                fixed_first_axis_margin(fixed, s, first, second, pose.translation)))
     return separated_on_first_axis(first, second, options);
   LazyFixedAxes axes(first.orientations(), pose, M, first.centre(), second.centre(), s, fixed);
   std::once_flag pose_once;

@@ -183,7 +183,11 @@ DopTree::DopTree(const Mesh& mesh, int k, TreeBuild build_rule)
   std::vector<double> root(std::size_t(k), 0.0);
   centred_projection_max(*set_, corners, root);
   finish_coefficients(root, centred_margin(y));
-  for (double c : root) centred_largest_ = std::max(centred_largest_, std::abs(c));
+  centred_smallest_ = root[0];
+  for (double c : root) {
+    centred_largest_ = std::max(centred_largest_, std::abs(c));
+    centred_smallest_ = std::min(centred_smallest_, c);
+  }
 }
 
 int DopTree::build(std::vector<std::uint32_t>& tris, std::size_t begin, std::size_t end, int depth) {

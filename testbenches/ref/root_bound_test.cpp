@@ -41,6 +41,7 @@ std::vector<Mesh> shapes() {
   out.push_back(flat_triangle());
   out.push_back(moved(make_sphere(0.7, 2), Vec3(1e4, -2e4, 3e4)));  // far from the file's origin
   out.push_back(load_mesh(real_mesh_path("cow.off")));
+  out.push_back(make_sphere(0.02, 1));  // small against its neighbours: the fixed margin's own terms
   return out;
 }
 
@@ -120,7 +121,10 @@ TEST(RootBound, QuickExitChangesNoQuery) {
         const double mid = 0.5 * (lo + hi);
         (separated_on_first_axis(mid) ? hi : lo) = mid;
       }
-      for (double offset : {-1e-3, -1e-6, -1e-9, -1e-12, 0.0, 1e-12, 1e-9, 1e-6, 1e-3, 0.5, 3.0}) {
+      // Offsets in units of the width sums: 1e-9 .. 1e-6 straddle the fixed test's error bound
+      // (about 1e-5 of the scene scale), where the fixed exit is closest to its margin.
+      for (double offset : {-1e-3, -1e-6, -1e-9, -1e-12, 0.0, 1e-12, 1e-9, 3e-8, 1e-7, 2e-7, 4e-7, 8e-7, 1.6e-6, 1e-5,
+                            1e-3, 0.5, 3.0}) {
         const Pose pose = pose_at(hi + offset * size);
         for (int threads : {1, 2}) {
           const TraversalOptions options{.threads = threads};

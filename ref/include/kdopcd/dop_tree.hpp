@@ -124,6 +124,9 @@ class DopTree {
   const Vec3& centre() const { return centre_; }
   // Largest |coefficient| of the root DOP in the centred frame: the root of centred_coefficients().
   double centred_largest_coefficient() const { return centred_largest_; }
+  // The root DOP's smallest coefficient in the centred frame (negative where the centre lies
+  // outside the DOP along that direction).
+  double centred_smallest_coefficient() const { return centred_smallest_; }
   // The root DOP's pseudo-vertices (root_bound.hpp): a separated pose's quick exit.
   const RootPseudoVertices& root_pseudo_vertices() const { return root_vertices_; }
 
@@ -149,6 +152,7 @@ class DopTree {
   double margin_ = 0;
   Vec3 centre_ = Vec3::Zero();
   double centred_largest_ = 0;
+  double centred_smallest_ = 0;
   RootPseudoVertices root_vertices_;
   std::shared_ptr<DerivedCache> cache_ = std::make_shared<DerivedCache>();
 };
