@@ -75,7 +75,7 @@ class LazyAxes {
   const std::vector<AxisSetup>& general() const { return *general_; }
   const FloatAxis& operator[](int i) {
     if (!(ready_ >> i & 1u)) {
-      make_float_axis(make_axis_setup(*set_, M_, T_, i), i, half_, axes_[i]);
+      make_float_axis(*set_, M_, T_, i, axes_[i]);
       ready_ |= 1u << i;
     }
     return axes_[i];
@@ -455,28 +455,31 @@ class LazyFixedAxes {
     return Tc_;
   }
   // Axis i's direction and the parts of its NarrowFixedAxis that do not depend on p, from
-  // make_axis_setup (whose p, taken from the uncentred T here, is not used), as store() makes them.
+  // make_axis_setup's L and triples (make_projected_triple), as store() makes them.
   // On the own path only the projected object's half (A for even axes, made from the first
   // object's own directions; B for odd ones): nothing there reads the owning object's half, and
   // quantizing it was a noticeable part of a separated query's set-up.
   void prepare(int i) {
     if (prepared_ >> i & 1u) return;
-    const AxisSetup axis = make_axis_setup(*set_, M_, pose_->translation, i);
-    L_[i] = axis.L;
+    const ProjectedTriple projected = make_projected_triple(*set_, M_, i);
+    const FaceTriple& own = set_->own_direction_triple(i / 2);
+    const FaceTriple& a = i % 2 == 0 ? projected.triple : own;
+    const FaceTriple& b = i % 2 == 0 ? own : projected.triple;
+    L_[i] = projected.L;
     NarrowFixedAxis& n = narrow_[i];
     const double scale_c = double(std::int64_t(1) << fixed_.c);  // c <= kMaxFixedBits = 44
     const bool own_path = this->own_path();
     if (!own_path || i % 2 == 0)
       for (int m = 0; m < 3; ++m) {
-        n.ja[m] = axis.jA[m];
-        n.jak[m] = axis.jA[m] < half_ ? axis.jA[m] + half_ : axis.jA[m] - half_;
-        n.PA[m] = quantize_mapping_scaled(axis.PA[m], scale_c);
+        n.ja[m] = a.j[m];
+        n.jak[m] = opposite_face(a.j[m], half_);
+        n.PA[m] = quantize_mapping_scaled(a.P[m], scale_c);
       }
     if (!own_path || i % 2 == 1)
       for (int m = 0; m < 3; ++m) {
-        n.jb[m] = axis.jB[m];
-        n.jbk[m] = axis.jB[m] < half_ ? axis.jB[m] + half_ : axis.jB[m] - half_;
-        n.PB[m] = quantize_mapping_scaled(axis.PB[m], scale_c);
+        n.jb[m] = b.j[m];
+        n.jbk[m] = opposite_face(b.j[m], half_);
+        n.PB[m] = quantize_mapping_scaled(b.P[m], scale_c);
       }
     prepared_ |= 1u << i;
   }

@@ -161,6 +161,20 @@ bool make_float_axis(const AxisSetup& ax, int index, int half, FloatAxis& out) {
   return true;
 }
 
+void make_float_axis(const OrientationSet& set, const Mat3& M, const Vec3& T, int index, FloatAxis& out) {
+  const int half = set.half();
+  const ProjectedTriple projected = make_projected_triple(set, M, index);
+  const int own = set.own_direction_triple(index / 2).j[0];  // its P is (-1, 0, 0)
+  out.own_min = own;
+  out.own_max = opposite_face(own, half);
+  for (int i = 0; i < 3; ++i) {
+    out.j[i] = projected.triple.j[i];
+    out.jk[i] = opposite_face(projected.triple.j[i], half);
+    out.P[i] = projected.triple.P[i];
+  }
+  out.p = projected.L.dot(T);
+}
+
 void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTable& out) {
   out.axes = n;
   for (int parity = 0; parity < 2; ++parity) {

@@ -3,13 +3,14 @@
 namespace kdopcd {
 
 AxisSetup make_axis_setup(const OrientationSet& set, const Mat3& M, const Vec3& T, int axis_index) {
-  const int i = axis_index / 2;
-  const bool own_first = axis_index % 2 == 0;
   // Each axis is one object's own face normal: that object's triple is exact and fixed.
+  const ProjectedTriple projected = make_projected_triple(set, M, axis_index);
+  const FaceTriple& own = set.own_direction_triple(axis_index / 2);
+  const bool own_first = axis_index % 2 == 0;
+  const FaceTriple& a = own_first ? projected.triple : own;
+  const FaceTriple& b = own_first ? own : projected.triple;
   AxisSetup axis;
-  axis.L = own_first ? set.direction(i) : Vec3((M * set.direction(i)).normalized());
-  const FaceTriple b = own_first ? set.own_direction_triple(i) : set.triple_for(axis.L);
-  const FaceTriple a = own_first ? set.triple_for((M.transpose() * axis.L).normalized()) : set.own_direction_triple(i);
+  axis.L = projected.L;
   axis.jA = a.j;
   axis.PA = a.P;
   axis.jB = b.j;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/sat_fixed_lanes.hpp"
 #include "kdopcd/sat_float_axes.hpp"
+#include "kdopcd/sat_setup.hpp"
 #include "kdopcd/shapes.hpp"
 #include "test_meshes.hpp"
 
@@ -103,6 +105,54 @@ void expect_same_verdicts(const std::vector<FloatAxis>& axes, const double* a, c
 }
 
 }  // namespace
+
+// collide() makes its float axes from the pose directly (make_float_axis with the set): the
+// very axes, bit for bit, of make_axis_setup through make_float_axis, and make_axis_setup's own
+// L and triples are make_projected_triple's. Random rotations, rotations by multiples of 90
+// degrees (axes on the cube map's cell borders and the triples' cone boundaries) and tiny ones.
+TEST(FloatSimd, AxesFromThePoseEqualTheSetUpsAxes) {
+  std::mt19937_64 rng(20261125);
+  std::vector<Pose> poses;
+  for (int r = 0; r < 300; ++r) poses.push_back(random_pose(rng, 3.0));
+  const Vec3 units[] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ(), Vec3(1, 1, 0), Vec3(1, 1, 1), Vec3(1, -2, 3)};
+  for (const Vec3& u : units)
+    for (double angle : {0.0, 0.5 * M_PI, M_PI, 1.5 * M_PI, 1e-12, -3e-9, 0.25 * M_PI}) {
+      Pose pose;
+      pose.rotation = Eigen::Quaterniond(Eigen::AngleAxisd(angle, u.normalized()));
+      pose.translation = Vec3(0.5, -1e-3, 7.0);
+      poses.push_back(pose);
+    }
+  auto same_double = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  int axes_checked = 0;
+  for (int k : kSupportedK) {
+    const OrientationSet& set = orientation_set(k);
+    for (const Pose& pose : poses) {
+      const Mat3 M = pose.matrix();
+      for (int i = 0; i < k; ++i) {
+        FloatAxis expected, direct;
+        ASSERT_TRUE(make_float_axis(make_axis_setup(set, M, pose.translation, i), i, set.half(), expected));
+        make_float_axis(set, M, pose.translation, i, direct);
+        ASSERT_EQ(direct.own_min, expected.own_min) << "k " << k << " axis " << i;
+        ASSERT_EQ(direct.own_max, expected.own_max) << "k " << k << " axis " << i;
+        for (int m = 0; m < 3; ++m) {
+          ASSERT_EQ(direct.j[m], expected.j[m]) << "k " << k << " axis " << i;
+          ASSERT_EQ(direct.jk[m], expected.jk[m]) << "k " << k << " axis " << i;
+          ASSERT_TRUE(same_double(direct.P[m], expected.P[m])) << "k " << k << " axis " << i;
+        }
+        ASSERT_TRUE(same_double(direct.p, expected.p)) << "k " << k << " axis " << i;
+        // make_axis_setup is made of make_projected_triple's L and triple and the own triple.
+        const AxisSetup axis = make_axis_setup(set, M, pose.translation, i);
+        const ProjectedTriple projected = make_projected_triple(set, M, i);
+        const FaceTriple& own = set.own_direction_triple(i / 2);
+        ASSERT_TRUE(axis.L == projected.L);
+        ASSERT_EQ(i % 2 == 0 ? axis.jA : axis.jB, projected.triple.j);
+        ASSERT_EQ(i % 2 == 0 ? axis.jB : axis.jA, own.j);
+        ++axes_checked;
+      }
+    }
+  }
+  EXPECT_GT(axes_checked, 300 * 24);
+}
 
 TEST(FloatSimd, ReportsItsInstructionSet) {
   const std::string target = float_pair_test_target();

@@ -58,7 +58,7 @@ class OrientationSet {
   std::size_t soa_stride_ = 0;
   // The cube map of triple_for: cell c of 6 kCubeCells^2 holds the triples (indices into
   // vertex_triples(), ascending) cell_triples_[cell_start_[c], cell_start_[c + 1]).
-  static constexpr int kCubeCells = 16;
+  static constexpr int kCubeCells = 32;
   std::vector<std::uint32_t> cell_start_;
   std::vector<std::uint8_t> cell_triples_;
   bool accepts(std::size_t t, const Vec3& L, FaceTriple& out) const;

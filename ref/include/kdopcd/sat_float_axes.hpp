@@ -30,6 +30,9 @@ struct FloatAxis {
 // Fills `out` for axis `index` of a set-up; false if the axis is not its own object's face
 // normal with mapping vector (-1, 0, 0) (then only float_axis_diffs evaluates it).
 bool make_float_axis(const AxisSetup& axis, int index, int half, FloatAxis& out);
+// Axis `index` of the pose (M, T) directly: what make_float_axis(make_axis_setup(set, M, T,
+// index), index, set.half(), out) makes (always an axis of this form), without the AxisSetup.
+void make_float_axis(const OrientationSet& set, const Mat3& M, const Vec3& T, int index, FloatAxis& out);
 
 // Even axis: the first object ("B", coefficients b) owns it, the second ("A", a) is projected.
 inline bool separates_first_own(const FloatAxis& f, const double* a, const double* b) {
