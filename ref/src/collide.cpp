@@ -20,6 +20,7 @@
 #include "kdopcd/error.hpp"
 #include "kdopcd/root_bound.hpp"
 #include "node_terms_cache.hpp"
+#include "placed_vertex_cache.hpp"
 #include "parallel_traverse.hpp"
 #include "kdopcd/sat_exact.hpp"
 #include "kdopcd/sat_fixed.hpp"
@@ -121,22 +122,24 @@ class LazyAxes {
 };
 
 // The second object's placed vertices, each computed on first use (place_vertex rounds them
-// exactly as place_vertices does), so a query pays only for the triangles it tests.
+// exactly as place_vertices does), so a query pays only for the triangles it tests. They live in
+// the calling thread's PlacedVertexCache, stamped with this query's number (each copy made for a
+// thread of a parallel traversal, unused, takes a number of its own at its first call).
 class LazyPlacement {
  public:
   LazyPlacement(const Mesh& mesh, const Mat3& R, const Vec3& t) : mesh_(&mesh), R_(R), t_(t) {}
   explicit LazyPlacement(const std::vector<Vec3>& placed) : given_(&placed) {}
   const Vec3& operator[](std::uint32_t v) {
     if (given_) return (*given_)[v];
-    if (ready_.empty()) {  // first triangle test of the query: a separated pose never gets here
-      placed_.resize(mesh_->vertices.size());
-      ready_.assign(mesh_->vertices.size(), 0);
+    // First triangle test of the query (a separated pose never gets here): a number of its own.
+    if (query_ == 0) query_ = detail::PlacedVertexCache::new_query();
+    // Fetched on every call: another query taking turns on this thread may have grown (moved) it.
+    detail::PlacedVertexCache::Slot& slot = detail::PlacedVertexCache::local(mesh_->vertices.size())[v];
+    if (slot.query != query_) {
+      slot.point = place_vertex(R_, t_, mesh_->vertices[v]);
+      slot.query = query_;
     }
-    if (!ready_[v]) {
-      placed_[v] = place_vertex(R_, t_, mesh_->vertices[v]);
-      ready_[v] = 1;
-    }
-    return placed_[v];
+    return slot.point;
   }
 
  private:
@@ -144,8 +147,7 @@ class LazyPlacement {
   const std::vector<Vec3>* given_ = nullptr;
   Mat3 R_;
   Vec3 t_;
-  std::vector<Vec3> placed_;
-  std::vector<char> ready_;
+  std::uint64_t query_ = 0;  // 0 until the first call
 };
 
 // The triangle test of a query: the custom one if given, else the exact test on the placed

@@ -3,7 +3,9 @@
 // and one query on several threads tests the same pairs as the sequential loop.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
+#include <thread>
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
@@ -212,6 +214,42 @@ TEST(NodeTermsCache, NestedQueriesOnOneThreadChangeNothing) {
         EXPECT_GT(inner_pairs, inner_queries);  // the inner queries got past their roots
       }
     }
+}
+
+// The placed vertices of the second object live in a per-thread cache that only grows, shared
+// by every query on the thread. Two parallel queries at once, with second objects of different
+// sizes (so a query can grow, and move, a cache the other one used a moment before), and on the
+// calling thread a third query alternating between the two meshes: TBB's threads run tasks of
+// both, in turns. Every query must still give the contacts and counters of the query alone.
+TEST(PlacedVertexCache, QueriesTakingTurnsOnThreadsChangeNothing) {
+  const Mesh a = make_torus(1.0, 0.3, 48, 24);
+  const Mesh small = make_torus(0.8, 0.25, 20, 10), large = make_torus(0.85, 0.3, 96, 48);
+  const DopTree ta(a, 24), ts(small, 24), tl(large, 24);
+  const Eigen::Quaterniond rotation(0.9, 0.3, 0.2, 0.1);
+  const Pose pose_small = make_pose_classes(ta, ts, rotation, Vec3(1, 0.5, 0))[0].pose;
+  const Pose pose_large = make_pose_classes(ta, tl, rotation, Vec3(0, 1, 0.5))[0].pose;
+  const QueryResult alone_small = collide(ta, ts, pose_small, TraversalOptions{});
+  const QueryResult alone_large = collide(ta, tl, pose_large, TraversalOptions{});
+  ASSERT_GT(alone_small.stats.contacts, 0u);
+  ASSERT_GT(alone_large.stats.contacts, 0u);
+  TraversalOptions many;
+  many.threads = 0;
+  std::atomic<int> mismatches{0};
+  auto run = [&](const DopTree& second, const Pose& pose, const QueryResult& alone, int repeats) {
+    for (int r = 0; r < repeats; ++r) {
+      const QueryResult q = collide(ta, second, pose, many);
+      if (q.contacts != alone.contacts || q.stats.triangle_tests != alone.stats.triangle_tests) ++mismatches;
+    }
+  };
+  std::thread first_thread(run, std::cref(ts), std::cref(pose_small), std::cref(alone_small), 40);
+  std::thread second_thread(run, std::cref(tl), std::cref(pose_large), std::cref(alone_large), 40);
+  for (int r = 0; r < 20; ++r) {
+    expect_same_query(collide(ta, r % 2 ? tl : ts, r % 2 ? pose_large : pose_small, TraversalOptions{}),
+                      r % 2 ? alone_large : alone_small, "alternating on the calling thread");
+  }
+  first_thread.join();
+  second_thread.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 TEST(ParallelQuery, RejectsABoundedStack) {
