@@ -132,9 +132,9 @@ class LazyPlacement {
   const Vec3& operator[](std::uint32_t v) {
     if (given_) return (*given_)[v];
     // First triangle test of the query (a separated pose never gets here): a number of its own.
-    if (query_ == 0) query_ = detail::PlacedVertexCache::new_query();
+    if (query_ == 0) query_ = detail::PlacedVertexCache<Vec3>::new_query();
     // Fetched on every call: another query taking turns on this thread may have grown (moved) it.
-    detail::PlacedVertexCache::Slot& slot = detail::PlacedVertexCache::local(mesh_->vertices.size())[v];
+    detail::PlacedVertexCache<Vec3>::Slot& slot = detail::PlacedVertexCache<Vec3>::local(mesh_->vertices.size())[v];
     if (slot.query != query_) {
       slot.point = place_vertex(R_, t_, mesh_->vertices[v]);
       slot.query = query_;
@@ -748,26 +748,28 @@ std::shared_ptr<const std::vector<FixedVertex>> cached_lifted_vertices(const Dop
 }
 
 // The triangle unit's inputs of one query: the first object's lifted vertices (cached with its
-// tree), the second's quantized ones (cached) placed by the quantized pose when first reached.
-// One per thread; made at the first triangle test, so a query without one pays nothing.
+// tree), the second's quantized ones (cached) placed by the quantized pose when first reached, in
+// the thread's PlacedVertexCache. One per thread; made at the first triangle test, so a query
+// without one pays nothing.
 class FixedTriangleInputs {
  public:
   FixedTriangleInputs(const DopTree& first, const DopTree& second, const QuantizedPose& pose, double s,
                       const TriangleFixedParams& tri)
       : first_(&first.mesh()), second_(&second.mesh()), pose_(&pose),
         lifted_(cached_lifted_vertices(first, s, tri)), quantized_(cached_quantized_vertices(second, s, tri.v)),
-        placed_(new FixedVertex[quantized_->size()]), ready_(quantized_->size(), 0) {}
+        query_(Cache::new_query()) {}
 
   bool intersect(std::uint32_t tf, std::uint32_t ts) {
     FixedTriangle a, b;
+    typename Cache::Slot* const placed = Cache::local(quantized_->size());  // this thread's (see LazyPlacement)
     for (int c = 0; c < 3; ++c) {
       a.v[c] = (*lifted_)[first_->triangles[tf][c]];
       const std::uint32_t v = second_->triangles[ts][c];
-      if (!ready_[v]) {
-        placed_[v] = place_fixed_vertex(*pose_, (*quantized_)[v]);
-        ready_[v] = 1;
+      if (placed[v].query != query_) {
+        placed[v].point = place_fixed_vertex(*pose_, (*quantized_)[v]);
+        placed[v].query = query_;
       }
-      b.v[c] = placed_[v];
+      b.v[c] = placed[v].point;
     }
     return fixed_triangles_intersect(a, b);
   }
@@ -776,9 +778,9 @@ class FixedTriangleInputs {
   const Mesh* first_;
   const Mesh* second_;
   const QuantizedPose* pose_;
+  using Cache = detail::PlacedVertexCache<FixedVertex>;
   std::shared_ptr<const std::vector<FixedVertex>> lifted_, quantized_;
-  std::unique_ptr<FixedVertex[]> placed_;  // default-initialized: only what ready_ marks is read
-  std::vector<char> ready_;
+  std::uint64_t query_;  // the stamp of this query's (this thread's) placed vertices
 };
 
 }  // namespace

@@ -1,10 +1,11 @@
 #pragma once
-// The second object's placed vertices of a query, kept per thread across queries.
+// The second object's placed vertices of a query, kept per thread across queries: Vec3 for the
+// float and exact triangle tests, FixedVertex for the fixed-point triangle unit.
 //
 // A query places a vertex of the second object only when a triangle test first needs it. Before,
 // each query (each thread of one) zero-filled a placed-vertex array and a flag array as long as the
-// mesh: 70 kB for the cow, 1.8 MB for bunny00, written again by every query that reached a
-// triangle test, however few vertices it placed. Here each thread keeps one array of slots that
+// mesh (70 kB for the cow, 1.8 MB for bunny00, in doubles), written again by every query that
+// reached a triangle test, however few vertices it placed. Here each thread keeps one array of slots that
 // only grows, and a slot is stamped with the query that placed it (a process-wide number, never
 // reused), so a query clears nothing: a slot of another query, or of another mesh, never matches.
 // Queries that take turns on one thread (a TBB thread running tasks of two queries) overwrite
@@ -14,14 +15,13 @@
 #include <memory>
 #include <vector>
 
-#include "kdopcd/vec.hpp"
-
 namespace kdopcd::detail {
 
+template <class Vertex>
 class PlacedVertexCache {
  public:
   struct Slot {
-    Vec3 point;
+    Vertex point;
     std::uint64_t query = 0;  // 0: never placed
   };
 

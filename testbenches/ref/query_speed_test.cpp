@@ -228,28 +228,29 @@ TEST(PlacedVertexCache, QueriesTakingTurnsOnThreadsChangeNothing) {
   const Eigen::Quaterniond rotation(0.9, 0.3, 0.2, 0.1);
   const Pose pose_small = make_pose_classes(ta, ts, rotation, Vec3(1, 0.5, 0))[0].pose;
   const Pose pose_large = make_pose_classes(ta, tl, rotation, Vec3(0, 1, 0.5))[0].pose;
-  const QueryResult alone_small = collide(ta, ts, pose_small, TraversalOptions{});
-  const QueryResult alone_large = collide(ta, tl, pose_large, TraversalOptions{});
-  ASSERT_GT(alone_small.stats.contacts, 0u);
-  ASSERT_GT(alone_large.stats.contacts, 0u);
-  TraversalOptions many;
-  many.threads = 0;
-  std::atomic<int> mismatches{0};
-  auto run = [&](const DopTree& second, const Pose& pose, const QueryResult& alone, int repeats) {
-    for (int r = 0; r < repeats; ++r) {
-      const QueryResult q = collide(ta, second, pose, many);
-      if (q.contacts != alone.contacts || q.stats.triangle_tests != alone.stats.triangle_tests) ++mismatches;
-    }
-  };
-  std::thread first_thread(run, std::cref(ts), std::cref(pose_small), std::cref(alone_small), 40);
-  std::thread second_thread(run, std::cref(tl), std::cref(pose_large), std::cref(alone_large), 40);
-  for (int r = 0; r < 20; ++r) {
-    expect_same_query(collide(ta, r % 2 ? tl : ts, r % 2 ? pose_large : pose_small, TraversalOptions{}),
-                      r % 2 ? alone_large : alone_small, "alternating on the calling thread");
+  for (SatBackend backend : {SatBackend::Float, SatBackend::Fixed}) {  // Vec3 and FixedVertex caches
+    const QueryResult alone_small = collide(ta, ts, pose_small, TraversalOptions{}, backend);
+    const QueryResult alone_large = collide(ta, tl, pose_large, TraversalOptions{}, backend);
+    ASSERT_GT(alone_small.stats.contacts, 0u);
+    ASSERT_GT(alone_large.stats.contacts, 0u);
+    TraversalOptions many;
+    many.threads = 0;
+    std::atomic<int> mismatches{0};
+    auto run = [&](const DopTree& second, const Pose& pose, const QueryResult& alone, int repeats) {
+      for (int r = 0; r < repeats; ++r) {
+        const QueryResult q = collide(ta, second, pose, many, backend);
+        if (q.contacts != alone.contacts || q.stats.triangle_tests != alone.stats.triangle_tests) ++mismatches;
+      }
+    };
+    std::thread first_thread(run, std::cref(ts), std::cref(pose_small), std::cref(alone_small), 30);
+    std::thread second_thread(run, std::cref(tl), std::cref(pose_large), std::cref(alone_large), 30);
+    for (int r = 0; r < 20; ++r)
+      expect_same_query(collide(ta, r % 2 ? tl : ts, r % 2 ? pose_large : pose_small, TraversalOptions{}, backend),
+                        r % 2 ? alone_large : alone_small, to_string(backend));
+    first_thread.join();
+    second_thread.join();
+    EXPECT_EQ(mismatches.load(), 0) << to_string(backend);
   }
-  first_thread.join();
-  second_thread.join();
-  EXPECT_EQ(mismatches.load(), 0);
 }
 
 TEST(ParallelQuery, RejectsABoundedStack) {
