@@ -217,38 +217,51 @@ TEST(NodeTermsCache, NestedQueriesOnOneThreadChangeNothing) {
 }
 
 // The placed vertices of the second object live in a per-thread cache that only grows, shared
-// by every query on the thread. Two parallel queries at once, with second objects of different
-// sizes (so a query can grow, and move, a cache the other one used a moment before), and on the
-// calling thread a third query alternating between the two meshes: TBB's threads run tasks of
-// both, in turns. Every query must still give the contacts and counters of the query alone.
+// by every query on the thread. Three queries at once, each on TBB's threads: two second objects
+// of different sizes (so a query can grow, and move, a cache another one used a moment before)
+// and the small one again at a deeper pose (the same vertices, other placed points); on the
+// calling thread the three in turn. Every query must give the contacts and counters of the
+// query alone, for the float (Vec3) and the fixed (FixedVertex) caches.
 TEST(PlacedVertexCache, QueriesTakingTurnsOnThreadsChangeNothing) {
   const Mesh a = make_torus(1.0, 0.3, 48, 24);
   const Mesh small = make_torus(0.8, 0.25, 20, 10), large = make_torus(0.85, 0.3, 96, 48);
   const DopTree ta(a, 24), ts(small, 24), tl(large, 24);
-  const Eigen::Quaterniond rotation(0.9, 0.3, 0.2, 0.1);
-  const Pose pose_small = make_pose_classes(ta, ts, rotation, Vec3(1, 0.5, 0))[0].pose;
-  const Pose pose_large = make_pose_classes(ta, tl, rotation, Vec3(0, 1, 0.5))[0].pose;
-  for (SatBackend backend : {SatBackend::Float, SatBackend::Fixed}) {  // Vec3 and FixedVertex caches
-    const QueryResult alone_small = collide(ta, ts, pose_small, TraversalOptions{}, backend);
-    const QueryResult alone_large = collide(ta, tl, pose_large, TraversalOptions{}, backend);
-    ASSERT_GT(alone_small.stats.contacts, 0u);
-    ASSERT_GT(alone_large.stats.contacts, 0u);
+  struct Query {
+    const DopTree* second;
+    Pose pose;
+  };
+  std::vector<Query> queries{
+      {&ts, make_pose_classes(ta, ts, Eigen::Quaterniond(0.9, 0.3, 0.2, 0.1), Vec3(1, 0.5, 0))[0].pose},
+      {&tl, make_pose_classes(ta, tl, Eigen::Quaterniond(0.9, 0.3, 0.2, 0.1), Vec3(0, 1, 0.5))[0].pose},
+      {&ts, Pose{}}};
+  // The first pose pushed deeper: the same triangles of the small torus meet the other object,
+  // at other places (a stale placed vertex of the first query changes the contacts).
+  queries[2].pose = queries[0].pose;
+  queries[2].pose.translation *= 0.9;
+  for (SatBackend backend : {SatBackend::Float, SatBackend::Fixed}) {
+    std::vector<QueryResult> alone;
+    for (const Query& q : queries) {
+      alone.push_back(collide(ta, *q.second, q.pose, TraversalOptions{}, backend));
+      ASSERT_GT(alone.back().stats.contacts, 0u);
+    }
+    ASSERT_NE(alone[0].contacts, alone[2].contacts);
     TraversalOptions many;
     many.threads = 0;
     std::atomic<int> mismatches{0};
-    auto run = [&](const DopTree& second, const Pose& pose, const QueryResult& alone, int repeats) {
+    auto run = [&](std::size_t i, int repeats) {
       for (int r = 0; r < repeats; ++r) {
-        const QueryResult q = collide(ta, second, pose, many, backend);
-        if (q.contacts != alone.contacts || q.stats.triangle_tests != alone.stats.triangle_tests) ++mismatches;
+        const QueryResult q = collide(ta, *queries[i].second, queries[i].pose, many, backend);
+        if (q.contacts != alone[i].contacts || q.stats.triangle_tests != alone[i].stats.triangle_tests) ++mismatches;
       }
     };
-    std::thread first_thread(run, std::cref(ts), std::cref(pose_small), std::cref(alone_small), 30);
-    std::thread second_thread(run, std::cref(tl), std::cref(pose_large), std::cref(alone_large), 30);
-    for (int r = 0; r < 20; ++r)
-      expect_same_query(collide(ta, r % 2 ? tl : ts, r % 2 ? pose_large : pose_small, TraversalOptions{}, backend),
-                        r % 2 ? alone_large : alone_small, to_string(backend));
-    first_thread.join();
-    second_thread.join();
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < queries.size(); ++i) threads.emplace_back(run, i, 20);
+    for (int r = 0; r < 30; ++r) {
+      const Query& q = queries[std::size_t(r) % queries.size()];
+      expect_same_query(collide(ta, *q.second, q.pose, TraversalOptions{}, backend),
+                        alone[std::size_t(r) % queries.size()], to_string(backend));
+    }
+    for (std::thread& t : threads) t.join();
     EXPECT_EQ(mismatches.load(), 0) << to_string(backend);
   }
 }
