@@ -34,6 +34,7 @@
 //   K::Point                 3D point with exact coordinates, indexable p[0..2]
 //   K::Coord                 its coordinate type (exact comparisons with <, ==)
 //   K::orient3d(a,b,c,d)     exact sign of orient3d, in {-1,0,1}
+//   K::orient3d3(a,b,c,d0,d1,d2)     {orient3d(a,b,c,d0), orient3d(a,b,c,d1), orient3d(a,b,c,d2)}
 //   K::orient2d(ax,ay,bx,by,cx,cy)   exact sign of orient2d, in {-1,0,1}
 //   K::projection_axis(p,q,r)        an axis k along which project(., k) of the triangle is
 //                            non-degenerate (exact orient2d != 0), or -1 when the triangle is
@@ -43,6 +44,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 namespace kdopcd::detail {
@@ -73,14 +75,10 @@ class GuigueDevillers {
   static bool intersect(const Point& p1, const Point& q1, const Point& r1,  //
                         const Point& p2, const Point& q2, const Point& r2) {
     // Signs of T1's vertices w.r.t. plane 2 (orient3d(p2,q2,r2,x), the paper's convention).
-    const int dp1 = K::orient3d(p2, q2, r2, p1);
-    const int dq1 = K::orient3d(p2, q2, r2, q1);
-    const int dr1 = K::orient3d(p2, q2, r2, r1);
+    const auto [dp1, dq1, dr1] = K::orient3d3(p2, q2, r2, p1, q1, r1);
     if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
 
-    const int dp2 = K::orient3d(p1, q1, r1, p2);
-    const int dq2 = K::orient3d(p1, q1, r1, q2);
-    const int dr2 = K::orient3d(p1, q1, r1, r2);
+    const auto [dp2, dq2, dr2] = K::orient3d3(p1, q1, r1, p2, q2, r2);
     if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
 
     // Permutes T1 into canonical form (p1 alone on its side), swapping q2/r2 to keep the

@@ -137,6 +137,42 @@ int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return orient3d_sign_exact(a, b, c, d);
 }
 
+std::array<int, 3> orient3d_signs(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d0, const Vec3& d1,
+                                  const Vec3& d2) {
+  // det[u, v, w] = u . (v x w) = w . (u x v): with n = u x v made once, each point costs a dot
+  // product. Each term w_i n_i is a difference times a difference of two products of
+  // differences, summed (w_x n_x + w_y n_y) + w_z n_z: Shewchuk's orient3d with (ad, bd, cd) ->
+  // (w, u, v), so his bound holds with the permanent sum (|first product| + |second product|)
+  // |w_i|, computed in the same order (orient3d_filter.hpp). The range check of each difference
+  // (the file comment) is made once for u and v.
+  const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
+  const double vx = c.x() - a.x(), vy = c.y() - a.y(), vz = c.z() - a.z();
+  const bool plane_ok = in_filter_range(ux, kLo3, kHi3) & in_filter_range(uy, kLo3, kHi3) &
+                        in_filter_range(uz, kLo3, kHi3) & in_filter_range(vx, kLo3, kHi3) &
+                        in_filter_range(vy, kLo3, kHi3) & in_filter_range(vz, kLo3, kHi3);
+  const double uyvz = uy * vz, uzvy = uz * vy;
+  const double uzvx = uz * vx, uxvz = ux * vz;
+  const double uxvy = ux * vy, uyvx = uy * vx;
+  const double nx = uyvz - uzvy, ny = uzvx - uxvz, nz = uxvy - uyvx;
+  const double mx = std::fabs(uyvz) + std::fabs(uzvy), my = std::fabs(uzvx) + std::fabs(uxvz),
+               mz = std::fabs(uxvy) + std::fabs(uyvx);
+  auto sign = [&](const Vec3& d) {
+    const double wx = d.x() - a.x(), wy = d.y() - a.y(), wz = d.z() - a.z();
+    if (plane_ok & in_filter_range(wx, kLo3, kHi3) & in_filter_range(wy, kLo3, kHi3) &
+        in_filter_range(wz, kLo3, kHi3)) {
+      const double det = wx * nx + wy * ny + wz * nz;
+      const double permanent = mx * std::fabs(wx) + my * std::fabs(wy) + mz * std::fabs(wz);
+      const double errbound = detail::kO3dErrBoundA * permanent;
+      if (det > errbound) return 1;
+      if (-det > errbound) return -1;
+      if (permanent == 0.0) return 0;  // every product exactly 0 (no underflow in range)
+    }
+    g_orient3d_exact.fetch_add(1, std::memory_order_relaxed);
+    return orient3d_sign_exact(a, b, c, d);
+  };
+  return {sign(d0), sign(d1), sign(d2)};
+}
+
 PredicateCounters predicate_counters() {
   PredicateCounters c;
   c.orient2d_exact = g_orient2d_exact.load(std::memory_order_relaxed);

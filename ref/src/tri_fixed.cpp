@@ -21,6 +21,7 @@
 #include "orient3d_filter.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -105,6 +106,11 @@ struct FixedKernel {
 
   static int orient3d(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c, const FixedVertex& d) {
     return orient3(a, b, c, d);
+  }
+
+  static std::array<int, 3> orient3d3(const FixedVertex& a, const FixedVertex& b, const FixedVertex& c,
+                                      const FixedVertex& d0, const FixedVertex& d1, const FixedVertex& d2) {
+    return {orient3(a, b, c, d0), orient3(a, b, c, d1), orient3(a, b, c, d2)};
   }
 
   static int orient2d(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64_t by, std::int64_t cx,

@@ -6,6 +6,7 @@
 // predicates.cpp), and the coplanar projection axis is chosen as described below.
 #include "kdopcd/tri_tri.hpp"
 
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -22,6 +23,11 @@ struct DoubleKernel {
 
   static int orient3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
     return orient3d_sign(a, b, c, d);
+  }
+
+  static std::array<int, 3> orient3d3(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d0, const Vec3& d1,
+                                      const Vec3& d2) {
+    return orient3d_signs(a, b, c, d0, d1, d2);
   }
 
   static int orient2d(double ax, double ay, double bx, double by, double cx, double cy) {

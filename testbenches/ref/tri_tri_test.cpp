@@ -222,6 +222,53 @@ TEST(Predicates, ExtremeMagnitudesUseExactPath) {
   EXPECT_EQ(kdopcd::orient3d_sign(a, b, c, d), -1);
 }
 
+// orient3d_signs (three points against one plane, the plane's part made once) gives the exact
+// signs: near-coplanar points at many scales (the filter's edge), extreme and mixed magnitudes
+// (the exact path), and points on the plane's own corners (sign 0). A well-separated input is
+// answered without the exact path.
+TEST(Predicates, ThreePointsAgainstOnePlaneGiveTheExactSigns) {
+  Rng rng(31);
+  auto expect_exact = [](const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d0, const Vec3& d1, const Vec3& d2,
+                         int i) {
+    const std::array<int, 3> signs = kdopcd::orient3d_signs(a, b, c, d0, d1, d2);
+    ASSERT_EQ(signs[0], orient3d_rational(a, b, c, d0)) << i;
+    ASSERT_EQ(signs[1], orient3d_rational(a, b, c, d1)) << i;
+    ASSERT_EQ(signs[2], orient3d_rational(a, b, c, d2)) << i;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const double scale = std::ldexp(1.0, irand(rng, -20, 20));
+    const Vec3 off = rand_box(rng, -1, 1) * (i % 3 == 0 ? 1e3 : 1.0);
+    const Vec3 a = off + rand_box(rng, -1, 1) * scale, b = off + rand_box(rng, -1, 1) * scale,
+               c = off + rand_box(rng, -1, 1) * scale;
+    Vec3 d[3];
+    for (Vec3& x : d) {
+      x = a + uni(rng, -2, 2) * (b - a) + uni(rng, -2, 2) * (c - a);
+      for (int k = irand(rng, 0, 3); k > 0; --k) x = ulp_step(x, irand(rng, 0, 2), irand(rng, 0, 1) * 2 - 1);
+    }
+    if (i % 5 == 0) d[irand(rng, 0, 2)] = i % 2 ? b : c;  // on the plane exactly
+    expect_exact(a, b, c, d[0], d[1], d[2], i);
+  }
+  const double mags[] = {1e300, 1e-300, 1e-310, kTiny, 1.0, 1e150, 1e-160};
+  for (int i = 0; i < 3000; ++i) {
+    auto coord = [&] {
+      const double m = mags[irand(rng, 0, 6)];
+      return irand(rng, 0, 4) == 0 ? 0.0 : uni(rng, -1, 1) * m;
+    };
+    auto point = [&] { return Vec3(coord(), coord(), coord()); };
+    const Vec3 a = point(), b = point(), c = point();
+    expect_exact(a, b, c, point(), Vec3(a + (b - a) * 0.5), point(), i);
+  }
+  const auto before = kdopcd::predicate_counters().orient3d_exact;
+  const std::array<int, 3> separated = kdopcd::orient3d_signs(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0),
+                                                              Vec3(0.2, 0.3, 1), Vec3(0.5, -2, -1), Vec3(3, 3, 1e-3));
+  EXPECT_EQ(separated, (std::array<int, 3>{1, -1, 1}));
+  EXPECT_EQ(kdopcd::predicate_counters().orient3d_exact, before);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(kdopcd::orient3d_signs(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 1), Vec3(nan, 0, 0),
+                                      Vec3(0, 0, 1)),
+               std::domain_error);
+}
+
 TEST(Predicates, ExactFallbackCounterIncrements) {
   // A well-separated input is answered by the filter: no fallback.
   const auto c0 = kdopcd::predicate_counters();

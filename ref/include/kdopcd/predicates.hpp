@@ -9,6 +9,7 @@
 //
 // Inputs must be finite; a NaN or infinity throws std::domain_error (it has no exact sign).
 // All functions are thread-safe; the fallback counters are relaxed atomics.
+#include <array>
 #include <cstdint>
 
 #include "kdopcd/vec.hpp"
@@ -20,6 +21,12 @@ namespace kdopcd {
 // plane when a,b,c are counter-clockwise seen from above (Guigue-Devillers' convention; it is
 // the negative of Shewchuk's orient3d(a,b,c,d)).
 int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
+
+// orient3d_sign(a, b, c, d[i]) of three points against one plane: the same exact signs, with the
+// plane's two differences, their range check and cross product made once (a triangle test asks
+// for its three vertices against the other triangle's plane, twice).
+std::array<int, 3> orient3d_signs(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d0, const Vec3& d1,
+                                  const Vec3& d2);
 
 // Sign of (b-a) x (c-a) in the plane: +1 when a,b,c are counter-clockwise.
 int orient2d_sign(double ax, double ay, double bx, double by, double cx, double cy);
