@@ -208,6 +208,11 @@ double fixed_first_axis_margin(const FixedParams& f, double s, const DopTree& fi
          1e-8 * (first.centre().cwiseAbs().sum() + second.centre().cwiseAbs().sum() + T.cwiseAbs().sum());
 }
 
+// How many of the root pair's axes a fixed query tests one at a time before it makes all of them
+// and takes the SIMD test: a separated pose mostly stops at the first two (one of each object),
+// an overlapping root pair reaches every axis.
+constexpr int kRootAxesOneByOne = 4;
+
 // Threads of the query: 1 for the sequential traversal, else what traverse_parallel gets.
 bool parallel(const TraversalOptions& options) {
   if (options.threads == 1) return false;
@@ -678,9 +683,11 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
     const std::vector<std::int64_t>* const own_f = trees->own_f.get();
     const std::vector<std::int64_t>* const own_s = trees->own_s.get();
     const int k = first.k();
-    // The root pair axis by axis (only the axes it reaches are quantized), every later pair in
-    // SIMD lanes on all n axes: the same verdicts and counts (sat_fixed_lanes.hpp), as in the
-    // float query. root_tested is written by the first call only, before any parallel task.
+    // The root pair's first kRootAxesOneByOne axes one by one (only the axes it reaches are
+    // quantized, most from bounds of p: a separated pose stops there), then, if none separated
+    // it, all n axes in SIMD lanes like every later pair: the same verdicts and counts
+    // (sat_fixed_lanes.hpp), and an overlapping root pair does not make and test each of its
+    // axes alone. root_tested is written by the first call only, before any parallel task.
     bool root_tested = false;
     auto pair_test = [&](int nf, int ns) {
       const std::int64_t* b = qf->coefficients(std::size_t(nf));
@@ -689,12 +696,14 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
       const std::int64_t* oa = own_s->data() + std::size_t(ns) * std::size_t(k);
       if (root_tested) return axes.test_terms(n, nf, ns, a, b, oa, ob);
       root_tested = true;
-      for (int i = 0; i < n; ++i) {
+      const int one_by_one = std::min(n, kRootAxesOneByOne);
+      for (int i = 0; i < one_by_one; ++i) {
         int verdict = axes.root_verdict(i, a, b, oa, ob);
         if (verdict < 0) verdict = fixed_axis_separates_own(axes.narrow(i), i, a, b, oa, ob);
         if (verdict) return PairVerdict{true, i + 1};
       }
-      return PairVerdict{false, n};
+      if (one_by_one == n) return PairVerdict{false, n};
+      return axes.test_terms(n, nf, ns, a, b, oa, ob);
     };
     const auto make_all_and_table = [&] {
       axes.make_all();

@@ -165,7 +165,8 @@ void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, int b, 
     for (int e = 0; e < kFilledSlots; ++e) {
       const bool real = e < lanes.count;
       const int i = 2 * e + parity;
-      const NarrowFixedAxis ax = real ? axes[std::size_t(i)] : NarrowFixedAxis{};
+      static const NarrowFixedAxis kPadding{};  // read by reference: copying an axis per lane cost more
+      const NarrowFixedAxis& ax = real ? axes[std::size_t(i)] : kPadding;
       for (int m = 0; m < 3; ++m) {
         lanes.j[m][e] = real ? (parity == 0 ? ax.ja[m] : ax.jbk[m]) : 0;
         lanes.jk[m][e] = real ? (parity == 0 ? ax.jak[m] : ax.jb[m]) : 0;

@@ -182,7 +182,8 @@ void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTabl
     lanes.count = (n + 1 - parity) / 2;
     for (int e = 0; e < kFilledSlots; ++e) {
       const bool real = e < lanes.count;
-      const FloatAxis f = real ? axes[std::size_t(2 * e + parity)] : FloatAxis{};
+      static const FloatAxis kPadding{};  // read by reference: copying an axis per lane cost more
+      const FloatAxis& f = real ? axes[std::size_t(2 * e + parity)] : kPadding;
       for (int m = 0; m < 3; ++m) {
         lanes.j[m][e] = real ? f.j[m] : 0;
         lanes.jk[m][e] = real ? f.jk[m] : 0;
