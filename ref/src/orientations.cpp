@@ -38,9 +38,6 @@ std::vector<Vec3> raw_half_set(int k) {
   return out;
 }
 
-constexpr double kFeasibleTol = 1e-9;
-constexpr double kSignTol = 1e-12;
-
 // The cube map of triple_for. A unit L lies on the ray through the cube point
 // c = sign(L_a) e_a + u e_b + v e_c, (u, v) = (L_b, L_c) / |L_a| in [-1, 1]^2, with a the axis of the
 // largest |L_a| (ties to the lower axis) and (b, c) = (a + 1, a + 2) mod 3. A triple accepts L when
@@ -159,40 +156,8 @@ void OrientationSet::make_cube_map() {
   if (vertex_triples_.size() > 256) throw std::logic_error("cube map: more vertex triples than a byte indexes");
 }
 
-bool OrientationSet::accepts(std::size_t t, const Vec3& L, FaceTriple& out) const {
-  const Vec3 P = inverse_transposed_[t] * L;
-  if (P.maxCoeff() > kSignTol) return false;
-  out.j = vertex_triples_[t];
-  if (P.minCoeff() < -1 - kFeasibleTol)  // would break the r_max <= sqrt 3 bound of the paper
-    throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
-  // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
-  for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
-  return true;
-}
-
-FaceTriple OrientationSet::triple_for(const Vec3& L) const {
-  // The cube map's cell of L (see kConeSlack), then the scan for anything else (zero, tiny, huge
-  // or non-finite L) or should no listed triple accept.
-  const double x = std::fabs(L.x()), y = std::fabs(L.y()), z = std::fabs(L.z());
-  int a = 0;
-  double m = x;
-  if (y > m) a = 1, m = y;
-  if (z > m) a = 2, m = z;
-  if (m >= 0.5 && m <= 2.0) {  // false for NaN
-    constexpr int G = kCubeCells;
-    const double inv = 1.0 / m;
-    const double u = L[(a + 1) % 3] * inv, v = L[(a + 2) % 3] * inv;
-    if (u >= -2 && u <= 2 && v >= -2 && v <= 2) {  // false for NaN
-      const int iu = std::clamp(int((u + 1) * (0.5 * G)), 0, G - 1);
-      const int iv = std::clamp(int((v + 1) * (0.5 * G)), 0, G - 1);
-      const int face = 2 * a + (L[a] < 0);
-      const std::size_t cell = std::size_t((face * G + iu) * G + iv);
-      FaceTriple out;
-      for (std::uint32_t i = cell_start_[cell]; i < cell_start_[cell + 1]; ++i)
-        if (accepts(cell_triples_[i], L, out)) return out;
-    }
-  }
-  return triple_for_scan(L);
+void OrientationSet::throw_mapping_below_minus_one() const {
+  throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
 }
 
 FaceTriple OrientationSet::triple_for_scan(const Vec3& L) const {

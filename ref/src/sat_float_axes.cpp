@@ -175,23 +175,36 @@ void make_float_axis(const OrientationSet& set, const Mat3& M, const Vec3& T, in
   out.p = projected.L.dot(T);
 }
 
+// The axes' lanes, then the padding lanes in a second loop, both without a select per field.
+// The padding loop is kept a loop: as the memset calls g++ makes of it otherwise (one per field,
+// twelve per parity) it cost more than the stores.
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
 void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTable& out) {
   out.axes = n;
   for (int parity = 0; parity < 2; ++parity) {
     FloatAxisLanes& lanes = parity == 0 ? out.even : out.odd;
     lanes.count = (n + 1 - parity) / 2;
-    for (int e = 0; e < kFilledSlots; ++e) {
-      const bool real = e < lanes.count;
-      static const FloatAxis kPadding{};  // read by reference: copying an axis per lane cost more
-      const FloatAxis& f = real ? axes[std::size_t(2 * e + parity)] : kPadding;
+    int e = 0;
+    for (; e < lanes.count; ++e) {
+      const FloatAxis& f = axes[std::size_t(2 * e + parity)];
       for (int m = 0; m < 3; ++m) {
-        lanes.j[m][e] = real ? f.j[m] : 0;
-        lanes.jk[m][e] = real ? f.jk[m] : 0;
-        lanes.P[m][e] = real ? f.P[m] : 0.0;
+        lanes.j[m][e] = f.j[m];
+        lanes.jk[m][e] = f.jk[m];
+        lanes.P[m][e] = f.P[m];
       }
-      lanes.own_min[e] = real ? f.own_min : 0;
-      lanes.own_max[e] = real ? f.own_max : 0;
-      lanes.p[e] = real ? f.p : 0.0;
+      lanes.own_min[e] = f.own_min;
+      lanes.own_max[e] = f.own_max;
+      lanes.p[e] = f.p;
+    }
+    for (; e < kFilledSlots; ++e) {
+      for (int m = 0; m < 3; ++m) {
+        lanes.j[m][e] = 0;
+        lanes.jk[m][e] = 0;
+        lanes.P[m][e] = 0.0;
+      }
+      lanes.own_min[e] = 0;
+      lanes.own_max[e] = 0;
+      lanes.p[e] = 0.0;
     }
   }
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Fixed k-DOP orientation sets (docs/architecture.md) and their "maximal DOP" (every coefficient 1).
 // Directions are unit vectors; direction i + k/2 is the negation of direction i.
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -38,6 +40,8 @@ class OrientationSet {
   // the first vertex triple, in vertex_triples() order, whose P is all <= 0. It tests only the
   // triples whose normal cone can reach L's cell of a cube map (made once per set), which is
   // always the same answer as triple_for_scan.
+  // Inline, with the scan out of line: the 24 axes of a query that descends make up about half
+  // of a small-proximity query, and the call and copies were a large part of each.
   FaceTriple triple_for(const Vec3& L) const;
   // The same triple by a search over every vertex triple: the definition triple_for keeps to.
   FaceTriple triple_for_scan(const Vec3& L) const;
@@ -61,10 +65,50 @@ class OrientationSet {
   static constexpr int kCubeCells = 32;
   std::vector<std::uint32_t> cell_start_;
   std::vector<std::uint8_t> cell_triples_;
+  // Whether triple t's P = M_t L is all <= kSignTol (then `out` gets the triple and P snapped
+  // to [-1, 0]). Inline: the cube map's lookup tries about 1.3 triples per axis.
   bool accepts(std::size_t t, const Vec3& L, FaceTriple& out) const;
+  [[noreturn]] void throw_mapping_below_minus_one() const;
+  static constexpr double kFeasibleTol = 1e-9;
+  static constexpr double kSignTol = 1e-12;
   void make_cube_map();
   double r_max_ = 0;
 };
+
+inline bool OrientationSet::accepts(std::size_t t, const Vec3& L, FaceTriple& out) const {
+  const Vec3 P = inverse_transposed_[t] * L;
+  if (P.maxCoeff() > kSignTol) return false;
+  out.j = vertex_triples_[t];
+  if (P.minCoeff() < -1 - kFeasibleTol) throw_mapping_below_minus_one();  // would break r_max <= sqrt 3
+  // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
+  for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
+  return true;
+}
+
+inline FaceTriple OrientationSet::triple_for(const Vec3& L) const {
+  // The cube map's cell of L (orientations.cpp, kConeSlack), then the scan for anything else
+  // (zero, tiny, huge or non-finite L) or should no listed triple accept.
+  const double x = std::fabs(L.x()), y = std::fabs(L.y()), z = std::fabs(L.z());
+  int a = 0;
+  double m = x;
+  if (y > m) a = 1, m = y;
+  if (z > m) a = 2, m = z;
+  if (m >= 0.5 && m <= 2.0) {  // false for NaN
+    constexpr int G = kCubeCells;
+    const double inv = 1.0 / m;
+    const double u = L[(a + 1) % 3] * inv, v = L[(a + 2) % 3] * inv;
+    if (u >= -2 && u <= 2 && v >= -2 && v <= 2) {  // false for NaN
+      const int iu = std::clamp(int((u + 1) * (0.5 * G)), 0, G - 1);
+      const int iv = std::clamp(int((v + 1) * (0.5 * G)), 0, G - 1);
+      const int face = 2 * a + (L[a] < 0);
+      const std::size_t cell = std::size_t((face * G + iu) * G + iv);
+      FaceTriple out;
+      for (std::uint32_t i = cell_start_[cell]; i < cell_start_[cell + 1]; ++i)
+        if (accepts(cell_triples_[i], L, out)) return out;
+    }
+  }
+  return triple_for_scan(L);
+}
 
 // The supported k, and a shared instance per k (built once, thread-safe).
 inline constexpr std::array<int, 5> kSupportedK{6, 14, 18, 24, 26};
