@@ -76,14 +76,11 @@ class LazyAxes {
   const std::vector<AxisSetup>& general() const { return *general_; }
   const FloatAxis& operator[](int i) {
     if (!(ready_ >> i & 1u)) {
-      make_float_axis(*set_, M_, T_, i, axes_[i]);
+      projected_.make(*set_, M_, i);
+      make_float_axis(*set_, projected_, T_, i, axes_[i]);
       ready_ |= 1u << i;
     }
     return axes_[i];
-  }
-  // Makes every axis, so that concurrent readers (the parallel traversal) find them all ready.
-  void make_all() {
-    for (int i = 0; i < k_; ++i) (*this)[i];
   }
   // The SIMD test on the first n axes (the same n on every call of a query) of the pair of
   // nodes (nf, ns) with coefficients (b, a), through the nodes' halves kept in this thread's
@@ -98,8 +95,13 @@ class LazyAxes {
   }
   void make_table(int n) {
     if (table_made_) return;
-    for (int i = 0; i < n; ++i) (*this)[i];
-    make_float_axis_table({axes_.data(), std::size_t(n)}, n, table_);
+    if (set_ != nullptr) {  // from a pose: the axes not made yet in one batch, straight into the table
+      projected_.make_all(*set_, M_, n);
+      make_float_axis_table(*set_, projected_, T_, n, table_);
+    } else {
+      for (int i = 0; i < n; ++i) (*this)[i];
+      make_float_axis_table({axes_.data(), std::size_t(n)}, n, table_);
+    }
     terms_test_ = float_pair_test_terms();
     query_ = detail::NodeTermsCache<FloatNodeTerms>::new_query();
     table_made_ = true;
@@ -113,6 +115,7 @@ class LazyAxes {
   int k_;
   bool structured_ = true;
   const std::vector<AxisSetup>* general_ = nullptr;
+  ProjectedTripleLanes projected_;  // the pose's axes (from a pose only), made as they are needed
   std::array<FloatAxis, kMaxK> axes_;
   std::uint32_t ready_ = 0;  // bit i: axes_[i] is made
   bool table_made_ = false;
@@ -308,8 +311,7 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
       return test_triangle_pair(mf, ms, mine, custom, tf, ts);
     };
   };
-  const auto make_all_axes = [&] {  // before concurrent reads
-    axes.make_all();
+  const auto make_all_axes = [&] {  // before concurrent reads: after the root, pairs read only the table
     if (axes.structured()) axes.make_table(n);
   };
   if (!axes.structured()) {

@@ -95,6 +95,7 @@ OrientationSet::OrientationSet(int k) : k_(k) {
   for (int i = 0; i < k / 2; ++i) {
     directions_[i] = half_dirs[i].normalized();
     directions_[i + k / 2] = -directions_[i];
+    for (int c = 0; c < 3; ++c) half_direction_lanes_[std::size_t(c * kDirectionLanes + i)] = directions_[i][c];
   }
   // Enumerate the vertices of the maximal DOP: every non-singular face triple whose intersection
   // point satisfies all k half-spaces.

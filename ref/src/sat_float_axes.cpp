@@ -119,6 +119,47 @@ PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a,
       [](auto s2, auto f2) { return hn::Sub(f2, s2); }, make_block);
 }
 
+// The table of the first n axes of a pose from their projected triples (make_float_axis_table's
+// second form): lane e of a parity gets make_float_axis's fields of axis 2e + parity, lanes past
+// the axes zeros, as the first form writes them. The owning object's triple of direction e is
+// (e + half, ...) with P = (-1, 0, 0) (OrientationSet::own_direction_triple), and p = L . T with
+// the operations of Eigen's dot in its order.
+void FloatTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* dirs, const double* T, int half, int n,
+                               FloatAxisTable& out) {
+  const hn::CappedTag<double, 4> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t N = hn::Lanes(d);
+  constexpr size_t kSlots = ProjectedTripleLanes::kLanes;
+  const auto H = hn::Set(di, half);
+  const auto Tx = hn::Set(d, T[0]), Ty = hn::Set(d, T[1]), Tz = hn::Set(d, T[2]);
+  out.axes = n;
+  for (int parity = 0; parity < 2; ++parity) {
+    FloatAxisLanes& lanes = parity == 0 ? out.even : out.odd;
+    const size_t count = size_t(n + 1 - parity) / 2;
+    lanes.count = int(count);
+    // Even axes: L = D_e; odd axes: L = u.
+    const double* Lx = parity == 0 ? dirs : t.u[1][0];
+    const double* Ly = parity == 0 ? dirs + kSlots : t.u[1][1];
+    const double* Lz = parity == 0 ? dirs + 2 * kSlots : t.u[1][2];
+    for (size_t e0 = 0; e0 < kSlots; e0 += N) {
+      const auto real = hn::FirstN(di, e0 < count ? count - e0 : 0);
+      for (int m = 0; m < 3; ++m) {
+        const auto j = hn::Load(di, t.j[parity][m] + e0);  // 0 past the axes
+        hn::Store(j, di, lanes.j[m] + e0);
+        hn::Store(hn::IfThenElseZero(real, hn::IfThenElse(hn::Lt(j, H), hn::Add(j, H), hn::Sub(j, H))), di,
+                  lanes.jk[m] + e0);
+        hn::Store(hn::Load(d, t.P[parity][m] + e0), d, lanes.P[m] + e0);
+      }
+      const auto e = hn::Iota(di, int64_t(e0));
+      hn::Store(hn::IfThenElseZero(real, hn::Add(e, H)), di, lanes.own_min + e0);
+      hn::Store(hn::IfThenElseZero(real, e), di, lanes.own_max + e0);
+      const auto p = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, Lx + e0), Tx), hn::Mul(hn::LoadU(d, Ly + e0), Ty)),
+                             hn::Mul(hn::LoadU(d, Lz + e0), Tz));
+      hn::Store(hn::IfThenElseZero(hn::RebindMask(d, real), p), d, lanes.p + e0);
+    }
+  }
+}
+
 std::int64_t FloatPairTestTargetImpl() { return HWY_TARGET; }
 
 }  // namespace HWY_NAMESPACE
@@ -139,10 +180,12 @@ static_assert(kFilledSlots <= kFloatAxisSlots);
 HWY_EXPORT(FloatPairTestLanesImpl);
 HWY_EXPORT(FloatPairTestTargetImpl);
 HWY_EXPORT(FloatPairTestTermsImpl);
+HWY_EXPORT(FloatTableFromTriplesImpl);
+static_assert(kFilledSlots == ProjectedTripleLanes::kLanes, "the table's filled lanes are the triples' lanes");
 
 namespace {
 constexpr std::array<double, 3> kOwnDirectionP{-1.0, 0.0, 0.0};
-}
+}  // namespace
 
 bool make_float_axis(const AxisSetup& ax, int index, int half, FloatAxis& out) {
   const bool first_is_own = index % 2 == 0;
@@ -175,10 +218,40 @@ void make_float_axis(const OrientationSet& set, const Mat3& M, const Vec3& T, in
   out.p = projected.L.dot(T);
 }
 
-// The axes' lanes, then the padding lanes in a second loop, both without a select per field.
-// The padding loop is kept a loop: as the memset calls g++ makes of it otherwise (one per field,
-// twelve per parity) it cost more than the stores.
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
+void make_float_axis(const OrientationSet& set, const ProjectedTripleLanes& projected, const Vec3& T, int index,
+                     FloatAxis& out) {
+  const int half = set.half(), e = index / 2, parity = index % 2;
+  const int own = set.own_direction_triple(e).j[0];  // its P is (-1, 0, 0)
+  out.own_min = own;
+  out.own_max = opposite_face(own, half);
+  for (int i = 0; i < 3; ++i) {
+    out.j[i] = int(projected.j[parity][i][e]);
+    out.jk[i] = opposite_face(out.j[i], half);
+    out.P[i] = projected.P[parity][i][e];
+  }
+  out.p = projected.L(set, index).dot(T);
+}
+
+namespace {
+
+// The padding lanes [from, kFilledSlots), in a loop of their own: without a select per field in
+// the axes' loop. It is kept a loop: as the memset calls g++ makes of it otherwise (one per
+// field, twelve per parity) it cost more than the stores.
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void pad_lanes(FloatAxisLanes& lanes, int from) {
+  for (int e = from; e < kFilledSlots; ++e) {
+    for (int m = 0; m < 3; ++m) {
+      lanes.j[m][e] = 0;
+      lanes.jk[m][e] = 0;
+      lanes.P[m][e] = 0.0;
+    }
+    lanes.own_min[e] = 0;
+    lanes.own_max[e] = 0;
+    lanes.p[e] = 0.0;
+  }
+}
+
+}  // namespace
+
 void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTable& out) {
   out.axes = n;
   for (int parity = 0; parity < 2; ++parity) {
@@ -196,17 +269,14 @@ void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTabl
       lanes.own_max[e] = f.own_max;
       lanes.p[e] = f.p;
     }
-    for (; e < kFilledSlots; ++e) {
-      for (int m = 0; m < 3; ++m) {
-        lanes.j[m][e] = 0;
-        lanes.jk[m][e] = 0;
-        lanes.P[m][e] = 0.0;
-      }
-      lanes.own_min[e] = 0;
-      lanes.own_max[e] = 0;
-      lanes.p[e] = 0.0;
-    }
+    pad_lanes(lanes, e);
   }
+}
+
+void make_float_axis_table(const OrientationSet& set, const ProjectedTripleLanes& projected, const Vec3& T, int n,
+                           FloatAxisTable& out) {
+  const double t[3] = {T.x(), T.y(), T.z()};
+  HWY_DYNAMIC_DISPATCH(FloatTableFromTriplesImpl)(projected, set.half_direction_lanes(), t, set.half(), n, out);
 }
 
 FloatPairTestLanes float_pair_test_lanes() {

@@ -45,6 +45,18 @@ class OrientationSet {
   FaceTriple triple_for(const Vec3& L) const;
   // The same triple by a search over every vertex triple: the definition triple_for keeps to.
   FaceTriple triple_for_scan(const Vec3& L) const;
+  // triple_for in two steps, for callers that find the cells of many axes at once in SIMD lanes
+  // (make_projected_triples): L's cell of the cube map (kCubeCells^2 cells on each of the cube's
+  // six faces), or -1 where the map does not serve (zero, tiny, huge or non-finite L); then the
+  // triple from the cell's list, or from the scan for cell -1 or should no listed triple accept.
+  // triple_in_cell(cube_cell(L), L) is triple_for(L).
+  static constexpr int kCubeCells = 32;
+  static int cube_cell(const Vec3& L);
+  FaceTriple triple_in_cell(int cell, const Vec3& L) const;
+  // The first k/2 directions as three arrays of kDirectionLanes (x, then y, then z; zero past
+  // k/2), for SIMD lanes.
+  static constexpr int kDirectionLanes = 16;
+  const double* half_direction_lanes() const { return half_direction_lanes_.data(); }
   // The triple for the set's own direction D_i, exactly: L = D_i = -D_{i+k/2}, so
   // j = (i+k/2, u, w) with P = (-1, 0, 0), where (i+k/2, u, w) is the first vertex triple that
   // holds face i+k/2. No rounding in P, and one product instead of three.
@@ -60,9 +72,9 @@ class OrientationSet {
   // inverse_transposed_ as nine padded arrays, for the SIMD pre-filter of triple_for_scan.
   std::vector<double> inverse_soa_;
   std::size_t soa_stride_ = 0;
+  std::array<double, 3 * kDirectionLanes> half_direction_lanes_{};
   // The cube map of triple_for: cell c of 6 kCubeCells^2 holds the triples (indices into
   // vertex_triples(), ascending) cell_triples_[cell_start_[c], cell_start_[c + 1]).
-  static constexpr int kCubeCells = 32;
   std::vector<std::uint32_t> cell_start_;
   std::vector<std::uint8_t> cell_triples_;
   // Whether triple t's P = M_t L is all <= kSignTol (then `out` gets the triple and P snapped
@@ -85,30 +97,34 @@ inline bool OrientationSet::accepts(std::size_t t, const Vec3& L, FaceTriple& ou
   return true;
 }
 
-inline FaceTriple OrientationSet::triple_for(const Vec3& L) const {
-  // The cube map's cell of L (orientations.cpp, kConeSlack), then the scan for anything else
-  // (zero, tiny, huge or non-finite L) or should no listed triple accept.
+inline int OrientationSet::cube_cell(const Vec3& L) {
+  // The cube map's cell of L (orientations.cpp, kConeSlack); -1 for anything else.
   const double x = std::fabs(L.x()), y = std::fabs(L.y()), z = std::fabs(L.z());
   int a = 0;
   double m = x;
   if (y > m) a = 1, m = y;
   if (z > m) a = 2, m = z;
-  if (m >= 0.5 && m <= 2.0) {  // false for NaN
-    constexpr int G = kCubeCells;
-    const double inv = 1.0 / m;
-    const double u = L[(a + 1) % 3] * inv, v = L[(a + 2) % 3] * inv;
-    if (u >= -2 && u <= 2 && v >= -2 && v <= 2) {  // false for NaN
-      const int iu = std::clamp(int((u + 1) * (0.5 * G)), 0, G - 1);
-      const int iv = std::clamp(int((v + 1) * (0.5 * G)), 0, G - 1);
-      const int face = 2 * a + (L[a] < 0);
-      const std::size_t cell = std::size_t((face * G + iu) * G + iv);
-      FaceTriple out;
-      for (std::uint32_t i = cell_start_[cell]; i < cell_start_[cell + 1]; ++i)
-        if (accepts(cell_triples_[i], L, out)) return out;
-    }
+  if (!(m >= 0.5 && m <= 2.0)) return -1;  // also NaN
+  constexpr int G = kCubeCells;
+  const double inv = 1.0 / m;
+  const double u = L[(a + 1) % 3] * inv, v = L[(a + 2) % 3] * inv;
+  if (!(u >= -2 && u <= 2 && v >= -2 && v <= 2)) return -1;  // also NaN
+  const int iu = std::clamp(int((u + 1) * (0.5 * G)), 0, G - 1);
+  const int iv = std::clamp(int((v + 1) * (0.5 * G)), 0, G - 1);
+  const int face = 2 * a + (L[a] < 0);
+  return (face * G + iu) * G + iv;
+}
+
+inline FaceTriple OrientationSet::triple_in_cell(int cell, const Vec3& L) const {
+  if (cell >= 0) {
+    FaceTriple out;
+    for (std::uint32_t i = cell_start_[std::size_t(cell)]; i < cell_start_[std::size_t(cell) + 1]; ++i)
+      if (accepts(cell_triples_[i], L, out)) return out;
   }
   return triple_for_scan(L);
 }
+
+inline FaceTriple OrientationSet::triple_for(const Vec3& L) const { return triple_in_cell(cube_cell(L), L); }
 
 // The supported k, and a shared instance per k (built once, thread-safe).
 inline constexpr std::array<int, 5> kSupportedK{6, 14, 18, 24, 26};

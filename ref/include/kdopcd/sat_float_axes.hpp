@@ -33,6 +33,9 @@ bool make_float_axis(const AxisSetup& axis, int index, int half, FloatAxis& out)
 // Axis `index` of the pose (M, T) directly: what make_float_axis(make_axis_setup(set, M, T,
 // index), index, set.half(), out) makes (always an axis of this form), without the AxisSetup.
 void make_float_axis(const OrientationSet& set, const Mat3& M, const Vec3& T, int index, FloatAxis& out);
+// The same axis from the pose's projected triples, in which it is made (projected.make(set, M, index)).
+void make_float_axis(const OrientationSet& set, const ProjectedTripleLanes& projected, const Vec3& T, int index,
+                     FloatAxis& out);
 
 // Even axis: the first object ("B", coefficients b) owns it, the second ("A", a) is projected.
 inline bool separates_first_own(const FloatAxis& f, const double* a, const double* b) {
@@ -82,6 +85,11 @@ struct FloatAxisTable {
 
 // axes: at least n axes in make_sat_setup's order (n <= kMaxK = 26).
 void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTable& out);
+// The same table for the first n axes of a pose, bit for bit the table of make_float_axis(set, M,
+// T, i) for i < n, from the pose's projected triples (made for every lane: make_all(set, M, n)),
+// in SIMD lanes straight into the table.
+void make_float_axis_table(const OrientationSet& set, const ProjectedTripleLanes& projected, const Vec3& T, int n,
+                           FloatAxisTable& out);
 
 // The SIMD test: the verdict and axes_tested of float_pair_test_scalar on the table's axes.
 // a: the second object's node coefficients, b: the first object's.

@@ -6,6 +6,7 @@
 // M D_i. So any prefix of n axes samples both objects' face normals evenly, starting with the
 // coordinate axes (the most selective ones for typical meshes).
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "kdopcd/orientations.hpp"
@@ -43,14 +44,54 @@ struct ProjectedTriple {
   Vec3 L;
   FaceTriple triple;
 };
-inline ProjectedTriple make_projected_triple(const OrientationSet& set, const Mat3& M, int axis_index) {
-  const int i = axis_index / 2;
-  if (axis_index % 2 == 0) {  // the first object's own direction; the second object projected
-    const Vec3& L = set.direction(i);
-    return {L, set.triple_for((M.transpose() * L).normalized())};
+// Even axis 2i: L = D_i and the triple of u = M^T D_i / |M^T D_i|; odd axis 2i + 1: L = u =
+// M D_i / |M D_i| and its triple (triple_for). The products and the normalization are written out
+// in the order of operations Eigen 3.4's M.transpose() * D, M * D and normalized() took in the
+// earlier versions of this function, so the axes (and with them every verdict) are theirs bit for
+// bit, whatever Eigen, vectorization or contraction a build has (sat_setup.cpp is compiled without
+// fused multiply-adds): u is the product divided by the square root of its squared norm when that
+// is above 0, else the product itself.
+ProjectedTriple make_projected_triple(const OrientationSet& set, const Mat3& M, int axis_index);
+// make_projected_triple's values for a query's axes in SIMD lanes, by parity: lane e of parity q
+// is axis 2e + q. u is the unit vector the triple is found for (M^T D_e normalized for even axes,
+// whose L is D_e; the axis L = M D_e normalized itself for odd ones), j and P the triple. Made on
+// request, bit for bit make_projected_triple's: the directions and cube-map cells of a block of
+// kBlock lanes of both parities at once in SIMD lanes (the first request of a query makes those of
+// axes 0 .. 7), each axis's triple when it is asked for. A query that gets past its root pair
+// needs every axis, and making them one by one was about half of a small-proximity query.
+// Nothing is initialized before it is made: a query that never asks pays nothing.
+class ProjectedTripleLanes {
+ public:
+  static constexpr int kLanes = OrientationSet::kDirectionLanes;
+  static constexpr int kBlock = 4;
+
+  // Axis i (i < k), if not made yet. M is the query's (the same on every call).
+  void make(const OrientationSet& set, const Mat3& M, int i) {
+    if (!(axes_ >> i & 1u)) make_axis(set, M, i);
   }
-  const Vec3 L = (M * set.direction(i)).normalized();  // the second object's; the first projected
-  return {L, set.triple_for(L)};
-}
+  // Axes [0, n), and j = 0, P = 0 in every lane past them (u of a zero direction): then every
+  // lane may be read.
+  void make_all(const OrientationSet& set, const Mat3& M, int n);
+  // Axis i's L (made).
+  Vec3 L(const OrientationSet& set, int i) const {
+    const int e = i / 2;
+    return i % 2 == 0 ? set.direction(e) : Vec3(u[1][0][e], u[1][1][e], u[1][2][e]);
+  }
+
+  // The cube-map cell an axis's triple was looked up in (OrientationSet::cube_cell of its u).
+  int cell(int parity, int e) const { return int(cells_[parity][e]); }
+
+  alignas(64) double u[2][3][kLanes];
+  alignas(64) std::int64_t j[2][3][kLanes];
+  alignas(64) double P[2][3][kLanes];
+
+ private:
+  void make_axis(const OrientationSet& set, const Mat3& M, int i);
+  void search(const OrientationSet& set, int parity, int e);
+  void make_blocks(const OrientationSet& set, const Mat3& M, int begin, int end);  // blocks [begin, end)
+  alignas(64) double cells_[2][kLanes];  // OrientationSet::cube_cell of u (as doubles)
+  std::uint32_t blocks_ = 0;  // bit b: u and cells of lanes [b kBlock, (b + 1) kBlock) are made
+  std::uint32_t axes_ = 0;    // bit i: axis i's j and P are made
+};
 
 }  // namespace kdopcd
