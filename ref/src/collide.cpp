@@ -441,8 +441,13 @@ class LazyFixedAxes {
   }
   void make_table(int n) {
     if (table_made_) return;
-    for (int i = 0; i < n; ++i) narrow(i);
-    make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, fixed_.b, table_);
+    if (set_ != nullptr && own_path()) {  // from a pose: the axes in one batch, straight into the table
+      projected_.make_all(*set_, M_, n);
+      make_fixed_axis_table(*set_, projected_, centred_translation(), s_, fixed_, n, table_);
+    } else {
+      for (int i = 0; i < n; ++i) narrow(i);
+      make_fixed_axis_table({narrow_.data(), std::size_t(n)}, n, fixed_.b, table_);
+    }
     terms_test_ = fixed_pair_test_terms();
     query_ = detail::NodeTermsCache<FixedNodeTerms>::new_query();
     table_made_ = true;
@@ -471,11 +476,17 @@ class LazyFixedAxes {
   // quantizing it was a noticeable part of a separated query's set-up.
   void prepare(int i) {
     if (prepared_ >> i & 1u) return;
-    const ProjectedTriple projected = make_projected_triple(*set_, M_, i);
-    const FaceTriple& own = set_->own_direction_triple(i / 2);
-    const FaceTriple& a = i % 2 == 0 ? projected.triple : own;
-    const FaceTriple& b = i % 2 == 0 ? own : projected.triple;
-    L_[i] = projected.L;
+    projected_.make(*set_, M_, i);
+    const int e = i / 2, parity = i % 2;
+    FaceTriple projected;
+    for (int m = 0; m < 3; ++m) {
+      projected.j[std::size_t(m)] = int(projected_.j[parity][m][e]);
+      projected.P[std::size_t(m)] = projected_.P[parity][m][e];
+    }
+    const FaceTriple& own = set_->own_direction_triple(e);
+    const FaceTriple& a = parity == 0 ? projected : own;
+    const FaceTriple& b = parity == 0 ? own : projected;
+    L_[i] = projected_.L(*set_, i);
     NarrowFixedAxis& n = narrow_[i];
     const double scale_c = double(std::int64_t(1) << fixed_.c);  // c <= kMaxFixedBits = 44
     const bool own_path = this->own_path();
@@ -535,6 +546,7 @@ class LazyFixedAxes {
   FixedParams fixed_;
   int half_;
   int k_;
+  ProjectedTripleLanes projected_;  // the pose's axes (from a pose only), made as they are needed
   std::array<NarrowFixedAxis, kMaxK> narrow_;
   std::array<std::int64_t, kMaxK> p_;  // p' of each made axis
   std::array<Vec3, kMaxK> L_;          // directions of the prepared axes (Eigen leaves them unset)
@@ -708,11 +720,10 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
       if (one_by_one == n) return PairVerdict{false, n};
       return axes.test_terms(n, nf, ns, a, b, oa, ob);
     };
-    const auto make_all_and_table = [&] {
-      axes.make_all();
-      axes.make_table(n);
-    };
-    return run_traversal(first, second, options, pair_test, triangle_maker, make_all_and_table);
+    // Before a parallel traversal's tasks: the table (and with it T_c, which the triangle unit's
+    // pose reads) is all that the pair tests after the root read.
+    const auto make_table = [&] { axes.make_table(n); };
+    return run_traversal(first, second, options, pair_test, triangle_maker, make_table);
   }
   if (narrow_fixed_params(fixed) && !kCheckFixedWidths) {
     auto pair_test = [&](int nf, int ns) {
@@ -871,7 +882,7 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
   std::once_flag pose_once;
   LateValue<QuantizedPose> qpose;  // QuantizedPose's initializers would zero it on every query
   auto make_unit = [&]() -> TriangleTest {
-    // A parallel traversal makes every axis, and so the centred pose, before its tasks start;
+    // A parallel traversal makes its axis table, and so the centred pose, before its tasks start;
     // a sequential one may reach here first (a root decided from bounds), and makes it here.
     std::call_once(pose_once, [&] { qpose.emplace(quantize_pose(axes.centred_pose(), s, tri_params)); });
     auto inputs = std::make_shared<FixedTriangleInputs>(first, second, *qpose, s, tri_params);

@@ -136,6 +136,76 @@ PairVerdict FixedPairTestTermsImpl(const FixedAxisTable& table, const std::int64
                           : fixed_pair_test_terms_of<false>(table, a, b, oa, ob, ta, a_blocks, tb, b_blocks);
 }
 
+// The table of the first n axes of a pose on the own-structured path, from their projected
+// triples (make_fixed_axis_table's second form), all but the p terms: lane e of a parity gets the
+// fields make_fixed_axis_table writes for axis 2e + parity (the projected object's faces and P'
+// quantized at c, floor(P 2^c); the owning object's own terms' indices), lanes past the axes 0.
+// p_out[parity][e] gets the axis's p = L . T_c (Eigen's dot, in its order) and p_fast[parity][e]
+// its quantize_scaled_offset(p, s, z) where the fast path there decides, else -1 with ok 0.
+// Returns min(P') over the lanes (for products32).
+int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* dirs, const double* Tc, double s,
+                                  int c, int z, int half, int n, FixedAxisTable& out, double* p_out, int64_t* p_fast,
+                                  int64_t* ok) {
+  const hn::CappedTag<double, 4> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t N = hn::Lanes(d);
+  constexpr size_t kSlots = ProjectedTripleLanes::kLanes;
+  const auto H = hn::Set(di, half);
+  const auto Tx = hn::Set(d, Tc[0]), Ty = hn::Set(d, Tc[1]), Tz = hn::Set(d, Tc[2]);
+  const auto scale_c = hn::Set(d, times_pow2(1.0, c)), scale_z = hn::Set(d, times_pow2(1.0, z));
+  const auto S = hn::Set(d, s);
+  const auto four = hn::Set(d, 4.0), minus_four = hn::Set(d, -4.0), big = hn::Set(d, 0x1p60);
+  // An integral double x with |x| < 2^51 as an int64: x + 1.5 2^52 is exact and holds x in its low
+  // mantissa bits (one add and one subtract; AVX2 has no conversion to int64 and emulates it).
+  const auto magic = hn::Set(d, 0x1.8p52);
+  const auto magic_bits = hn::BitCast(di, magic);
+  auto to_int64 = [&](hn::Vec<decltype(d)> x) { return hn::Sub(hn::BitCast(di, hn::Add(x, magic)), magic_bits); };
+  auto min_P = hn::Zero(di);
+  out.axes = n;
+  for (int parity = 0; parity < 2; ++parity) {
+    FixedAxisLanes& lanes = parity == 0 ? out.even : out.odd;
+    const size_t count = size_t(n + 1 - parity) / 2;
+    lanes.count = int(count);
+    const double* Lx = parity == 0 ? dirs : t.u[1][0];
+    const double* Ly = parity == 0 ? dirs + kSlots : t.u[1][1];
+    const double* Lz = parity == 0 ? dirs + 2 * kSlots : t.u[1][2];
+    for (size_t e0 = 0; e0 < kSlots; e0 += N) {
+      const auto real = hn::FirstN(di, e0 < count ? count - e0 : 0);
+      for (int m = 0; m < 3; ++m) {
+        const auto j = hn::Load(di, t.j[parity][m] + e0);  // 0 past the axes
+        const auto opposite = hn::IfThenElseZero(real, hn::IfThenElse(hn::Lt(j, H), hn::Add(j, H), hn::Sub(j, H)));
+        // Even lanes: j = jA, jk = jA's opposite; odd lanes (diff1 reads b'k): j = jB's opposite, jk = jB.
+        hn::Store(parity == 0 ? j : opposite, di, lanes.j[m] + e0);
+        hn::Store(parity == 0 ? opposite : j, di, lanes.jk[m] + e0);
+        // P in [-1, 0], c <= 44: P' in [-2^44, 0].
+        const auto P = to_int64(hn::Floor(hn::Mul(hn::Load(d, t.P[parity][m] + e0), scale_c)));
+        min_P = hn::Min(min_P, P);
+        hn::Store(P, di, lanes.P[m] + e0);
+      }
+      const auto i = hn::Add(hn::ShiftLeft<1>(hn::Iota(di, int64_t(e0))), hn::Set(di, parity));  // the axis
+      hn::Store(hn::IfThenElseZero(real, parity == 0 ? hn::Add(i, hn::Set(di, 1)) : hn::Sub(i, hn::Set(di, 1))), di,
+                lanes.own1 + e0);
+      hn::Store(hn::IfThenElseZero(real, i), di, lanes.own2 + e0);
+      // p and quantize_scaled_offset's fast path (sat_fixed.hpp), lane by lane.
+      const auto p = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, Lx + e0), Tx), hn::Mul(hn::LoadU(d, Ly + e0), Ty)),
+                             hn::Mul(hn::LoadU(d, Lz + e0), Tz));
+      const auto q = hn::Div(p, S);
+      const auto v = hn::Mul(hn::IfThenElse(hn::Gt(q, four), four, hn::IfThenElse(hn::Lt(q, minus_four), minus_four, q)),
+                             scale_z);
+      const auto bound = hn::Add(hn::Mul(hn::Mul(hn::Set(d, 0x1p-50), hn::Abs(q)), scale_z), hn::Set(d, 0x1p-1000));
+      const auto in_range = hn::And(hn::Gt(v, hn::Neg(big)), hn::Lt(v, big));  // false for NaN
+      const auto m = hn::Floor(hn::IfThenElseZero(in_range, v));
+      const auto fraction = hn::Sub(v, m);
+      const auto decided = hn::And(in_range, hn::And(hn::Gt(fraction, bound), hn::Lt(fraction, hn::Sub(hn::Set(d, 1.0), bound))));
+      const size_t at = size_t(parity) * kSlots + e0;
+      hn::Store(p, d, p_out + at);
+      hn::Store(to_int64(m), di, p_fast + at);  // |m| <= 2^(z+2) <= 2^46, or 0 out of range
+      hn::Store(hn::VecFromMask(di, hn::RebindMask(di, decided)), di, ok + at);
+    }
+  }
+  return hn::GetLane(hn::MinOfLanes(di, min_P));
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kdopcd
 HWY_AFTER_NAMESPACE();
@@ -153,6 +223,8 @@ static_assert(kFilledSlots <= kFixedAxisSlots);
 
 HWY_EXPORT(FixedPairTestLanesImpl);
 HWY_EXPORT(FixedPairTestTermsImpl);
+HWY_EXPORT(FixedTableFromTriplesImpl);
+static_assert(kFilledSlots == ProjectedTripleLanes::kLanes, "the table's filled lanes are the triples' lanes");
 
 void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, int b, FixedAxisTable& out) {
   out.axes = n;
@@ -180,6 +252,38 @@ void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, int b, 
     }
   }
   out.products32 = fits;
+}
+
+void make_fixed_axis_table(const OrientationSet& set, const ProjectedTripleLanes& projected, const Vec3& Tc, double s,
+                           const FixedParams& f, int n, FixedAxisTable& out) {
+  constexpr int L = ProjectedTripleLanes::kLanes;
+  alignas(64) double p[2 * L];  // HWY_ALIGN here is the last target's alignment, not the widest
+  alignas(64) std::int64_t p_fast[2 * L], decided[2 * L];
+  const double tc[3] = {Tc.x(), Tc.y(), Tc.z()};
+  const std::int64_t min_P = HWY_DYNAMIC_DISPATCH(FixedTableFromTriplesImpl)(
+      projected, set.half_direction_lanes(), tc, s, f.c, f.z, set.half(), n, out, p, p_fast, decided);
+  // The p terms: narrow_fixed_p_terms of p' (quantize_scaled_offset: its fast path from the
+  // lanes, else its exact path), |p'| <= 2^(z+2) as quantize_offset clamps it.
+  const int e = f.b + f.c - f.z;
+  for (int parity = 0; parity < 2; ++parity) {
+    FixedAxisLanes& lanes = parity == 0 ? out.even : out.odd;
+    int lane = 0;
+    for (; lane < lanes.count; ++lane) {
+      const int at = parity * L + lane;
+      const std::int64_t q = decided[at] ? p_fast[at] : quantize_offset(scale_offset(p[at], s), f.z);
+      const std::int64_t q_high = q + 1;
+      if (e >= 0) {
+        lanes.p1[lane] = q * (std::int64_t(1) << e);
+        lanes.p2[lane] = q_high * (std::int64_t(1) << e);
+      } else {
+        lanes.p1[lane] = q >> (-e);
+        lanes.p2[lane] = -((-q_high) >> (-e));
+      }
+    }
+    for (; lane < kFilledSlots; ++lane) lanes.p1[lane] = lanes.p2[lane] = 0;
+  }
+  // As make_fixed_axis_table: coefficients in [-2^b, 2^b] and every P' (in [-2^c, 0]) in int32.
+  out.products32 = f.b >= 0 && f.b <= 30 && min_P >= -(std::int64_t(1) << 31);
 }
 
 FixedPairTestLanes fixed_pair_test_lanes() {

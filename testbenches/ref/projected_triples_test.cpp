@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "kdopcd/sat_fixed_lanes.hpp"
 #include "kdopcd/sat_float_axes.hpp"
 #include "kdopcd/sat_setup.hpp"
 
@@ -156,5 +157,68 @@ TEST(ProjectedTriples, FloatTableEqualsTheTableOfTheAxesOneByOne) {
           }
     }
     EXPECT_GT(tables, 2000);
+  });
+}
+
+// The fixed axis table made from the lanes is the one make_fixed_axis_table makes of the axes of
+// make_axis_setup at T_c, quantized one by one (quantize_axis, narrow_fixed_axis: what a query from
+// a set-up tests, and what collide() quantizes from a pose), in every filled lane: P' at c, p' at z
+// (also where p / s is a multiple of 2^-z, which the fast path leaves to the exact one, and where
+// |p / s| > 4 is clamped) and the p terms, at several parameters.
+TEST(ProjectedTriples, FixedTableEqualsTheTableOfTheAxesOneByOne) {
+  const std::vector<Mat3> matrices = test_matrices();
+  const FixedParams params[] = {{18, 18, 18}, {12, 20, 30}, {30, 28, 10}, {4, 4, 4}, {14, 44, 44}};
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> u(-3, 3);
+  on_every_target([&] {
+    int tables = 0, exact_multiples = 0, clamped = 0;
+    for (int k : kSupportedK) {
+      const OrientationSet& set = orientation_set(k);
+      for (std::size_t r = 0; r < matrices.size(); ++r) {
+        const Mat3& M = matrices[r];
+        const FixedParams& f = params[r % std::size(params)];
+        const double s = r % 4 == 0 ? 1.0 : 0.37 + std::fabs(u(rng));
+        Vec3 Tc(u(rng), u(rng), u(rng));
+        // p of axis 0 (L = x) a multiple of 2^-z times s, rounded: p / s at or a rounding off a
+        // multiple of 2^-z, which only the exact path decides.
+        if (r % 5 == 1) Tc = Vec3(std::ldexp(double(int(rng() % 2001) - 1000), -f.z) * s, 0, 0);
+        if (r % 7 == 2) Tc *= 40;  // |p| / s beyond 4
+        for (int n : {1, 4, k - 1, k}) {
+          std::vector<NarrowFixedAxis> axes;
+          for (int i = 0; i < k; ++i) {
+            const AxisSetup axis = make_axis_setup(set, M, Tc, i);
+            const double q = axis.p / s;
+            exact_multiples += std::fabs(std::ldexp(q, f.z) - std::nearbyint(std::ldexp(q, f.z))) < 1e-6;
+            clamped += std::fabs(q) > 4;
+            axes.push_back(narrow_fixed_axis(quantize_axis(axis, s, f), set.half(), f));
+          }
+          ProjectedTripleLanes lanes;
+          lanes.make(set, M, 0);  // as a root pair's first axis
+          lanes.make_all(set, M, n);
+          FixedAxisTable expected, made;
+          make_fixed_axis_table(axes, n, f.b, expected);
+          make_fixed_axis_table(set, lanes, Tc, s, f, n, made);
+          ASSERT_EQ(made.axes, expected.axes);
+          ASSERT_EQ(made.products32, expected.products32);
+          for (auto [x, y] : {std::pair{&made.even, &expected.even}, std::pair{&made.odd, &expected.odd}}) {
+            ASSERT_EQ(x->count, y->count);
+            constexpr std::size_t kFilled = 16 * sizeof(std::int64_t);  // make_fixed_axis_table's filled lanes
+            for (int m = 0; m < 3; ++m) {
+              ASSERT_EQ(std::memcmp(x->j[m], y->j[m], kFilled), 0) << "k " << k << " n " << n;
+              ASSERT_EQ(std::memcmp(x->jk[m], y->jk[m], kFilled), 0) << "k " << k << " n " << n;
+              ASSERT_EQ(std::memcmp(x->P[m], y->P[m], kFilled), 0) << "k " << k << " n " << n;
+            }
+            ASSERT_EQ(std::memcmp(x->own1, y->own1, kFilled), 0) << "k " << k << " n " << n;
+            ASSERT_EQ(std::memcmp(x->own2, y->own2, kFilled), 0) << "k " << k << " n " << n;
+            ASSERT_EQ(std::memcmp(x->p1, y->p1, kFilled), 0) << "k " << k << " n " << n << " b,c,z " << f.b << "," << f.c << "," << f.z;
+            ASSERT_EQ(std::memcmp(x->p2, y->p2, kFilled), 0) << "k " << k << " n " << n << " b,c,z " << f.b << "," << f.c << "," << f.z;
+          }
+          ++tables;
+        }
+      }
+    }
+    EXPECT_GT(tables, 1000);
+    EXPECT_GT(exact_multiples, 100);
+    EXPECT_GT(clamped, 100);
   });
 }

@@ -13,6 +13,7 @@
 #include <span>
 
 #include "kdopcd/sat_fixed.hpp"
+#include "kdopcd/sat_setup.hpp"
 #include "kdopcd/traversal.hpp"
 
 namespace kdopcd {
@@ -78,6 +79,12 @@ struct FixedAxisTable {
 // axes: at least n axes in make_sat_setup's order, own-structured (n <= 26); b: the bits of the
 // quantized coefficients the table will be applied to (FixedParams::b).
 void make_fixed_axis_table(std::span<const NarrowFixedAxis> axes, int n, int b, FixedAxisTable& out);
+// The same table for the first n axes of a pose (own-structured, narrow_fixed_params(f)), from the
+// pose's projected triples (made for every lane: make_all(set, M, n)) and its centred translation
+// T_c at scale s: bit for bit the table of the axes collide() quantizes one by one (P' of each
+// projected triple at c, p' = quantize_scaled_offset(L . T_c, s, z) and its p terms), in SIMD lanes.
+void make_fixed_axis_table(const OrientationSet& set, const ProjectedTripleLanes& projected, const Vec3& Tc, double s,
+                           const FixedParams& f, int n, FixedAxisTable& out);
 
 // The SIMD test: the verdict and axes_tested of fixed_pair_test_scalar on the table's axes.
 using FixedPairTestLanes = PairVerdict (*)(const FixedAxisTable& table, const std::int64_t* a, const std::int64_t* b,
