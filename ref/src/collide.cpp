@@ -82,16 +82,18 @@ class LazyAxes {
     }
     return axes_[i];
   }
-  // The SIMD test on the first n axes (the same n on every call of a query) of the pair of
-  // nodes (nf, ns) with coefficients (b, a), through the nodes' halves kept in this thread's
-  // cache (node_terms_cache.hpp); the table is made with the axes it needs on the first call.
-  PairVerdict test_terms(int n, std::int32_t nf, std::int32_t ns, const double* a, const double* b) {
-    if (!table_made_) make_table(n);
-    auto& cache = detail::NodeTermsCache<FloatNodeTerms>::local();
-    std::uint32_t *a_blocks, *b_blocks;
-    FloatNodeTerms& ta = cache.find(1, query_, ns, a_blocks);
-    FloatNodeTerms& tb = cache.find(0, query_, nf, b_blocks);
-    return terms_test_(table_, a, b, ta, *a_blocks, tb, *b_blocks);
+  // The trees and the axis count n of the query's SIMD tests (before the first).
+  void bind(const DopTree& first, const DopTree& second, int n) {
+    context_.first = first.all_coefficients().data();
+    context_.second = second.all_coefficients().data();
+    context_.k = std::size_t(first.k());
+    n_ = n;
+  }
+  // The SIMD test on the first n axes of the pair of nodes (nf, ns), through the nodes' halves
+  // kept in this thread's cache (float_pair_test_nodes); the table is made on the first call.
+  PairVerdict test_nodes(std::int32_t nf, std::int32_t ns) {
+    if (!table_made_) make_table(n_);
+    return nodes_test_(context_, nf, ns);
   }
   void make_table(int n) {
     if (table_made_) return;
@@ -102,8 +104,9 @@ class LazyAxes {
       for (int i = 0; i < n; ++i) (*this)[i];
       make_float_axis_table({axes_.data(), std::size_t(n)}, n, table_);
     }
-    terms_test_ = float_pair_test_terms();
-    query_ = detail::NodeTermsCache<FloatNodeTerms>::new_query();
+    nodes_test_ = float_pair_test_nodes();
+    context_.table = &table_;
+    context_.query = detail::NodeTermsCache<FloatNodeTerms>::new_query();
     table_made_ = true;
   }
 
@@ -120,8 +123,9 @@ class LazyAxes {
   std::uint32_t ready_ = 0;  // bit i: axes_[i] is made
   bool table_made_ = false;
   FloatAxisTable table_;  // left unfilled until make_table: a separated query never needs it
-  FloatPairTestTerms terms_test_ = nullptr;
-  std::uint64_t query_ = 0;  // this query's number in the node-terms caches
+  FloatPairTestNodes nodes_test_ = nullptr;
+  FloatPairTestContext context_;  // filled by bind and make_table
+  int n_ = 0;
 };
 
 // The second object's placed vertices, each computed on first use (place_vertex rounds them
@@ -334,18 +338,20 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
   // Both give the same verdict and axis count (sat_float_axes.hpp). root_tested is written by
   // the first call only, before the parallel traversal starts any task.
   bool root_tested = false;
+  axes.bind(first, second, n);
   auto pair_test = [&](int nf, int ns) {
+    if (root_tested) [[likely]]
+      return axes.test_nodes(nf, ns);
+    root_tested = true;
     const double* b = first.coefficients(std::size_t(nf)).data();
     const double* a = second.coefficients(std::size_t(ns)).data();
-    if (root_tested) return axes.test_terms(n, nf, ns, a, b);
-    root_tested = true;
     const int one_by_one = std::min(n, kRootAxesOneByOne);
     for (int i = 0; i < one_by_one; ++i) {  // make_sat_setup's order: first's own axis, then second's
       const bool separates = i % 2 == 0 ? separates_first_own(axes[i], a, b) : separates_second_own(axes[i], a, b);
       if (separates) return PairVerdict{true, i + 1};
     }
     if (one_by_one == n) return PairVerdict{false, n};
-    return axes.test_terms(n, nf, ns, a, b);
+    return axes.test_nodes(nf, ns);
   };
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }

@@ -10,6 +10,7 @@
 #include <array>
 
 #include "kdopcd/sat_float_axes.hpp"
+#include "node_terms_cache.hpp"
 #include "pair_lanes_order-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -91,32 +92,54 @@ HWY_INLINE void node_half(D d, const FloatAxisLanes& t, size_t e0, const double*
   }
 }
 
-// FloatPairTestLanesImpl through the nodes' halves (FloatNodeTerms), each block of lanes made
-// where missing when the test first reaches it (a pair separated in the first block makes only
-// that block of a new node's half).
-PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a, const double* b,
-                                   FloatNodeTerms& ta, std::uint32_t& a_blocks, FloatNodeTerms& tb,
-                                   std::uint32_t& b_blocks) {
+// FloatPairTestLanesImpl through the nodes' halves (FloatNodeTerms): of each node only the
+// projected object's half is made and kept (the second node's even lanes, the first node's odd
+// lanes), each block of lanes where missing when the test first reaches it (a pair separated in
+// the first block makes only that block of a new node's half). The owning object's half is its
+// own coefficients (and p), read where the test needs them: contiguous lanes where the table says
+// so (own_max[e] = e, own_min[e] = e + half with blocks inside the node), else gathered.
+HWY_INLINE PairVerdict float_pair_test_terms(const FloatAxisTable& table, const double* a, const double* b,
+                                             FloatNodeTerms& ta, std::uint32_t& a_blocks, FloatNodeTerms& tb,
+                                             std::uint32_t& b_blocks) {
   const hn::CappedTag<double, 4> d;
   const size_t N = hn::Lanes(d);
   const size_t even_count = size_t(table.even.count), odd_count = size_t(table.odd.count);
-  auto make_block = [&](size_t e0) {
+  const bool contiguous = table.own_contiguous;
+  const size_t half = size_t(table.half);
+  const auto zero = hn::Zero(d);
+  // x[index[e]] for the lanes [e0, e0 + N): x + offset + e where contiguous.
+  auto own = [&](const double* x, const std::int64_t* index, size_t offset, size_t e0) __attribute__((always_inline)) {
+    return contiguous ? hn::LoadU(d, x + offset + e0) : gather_lanes(d, x, index, e0);
+  };
+  auto make_block = [&](size_t e0) __attribute__((always_inline)) {
     const std::uint32_t bit = std::uint32_t(1) << (e0 / N);
     if (!(a_blocks & bit)) {
       node_half<true, true>(d, table.even, e0, a, ta.even1, ta.even2);
-      if (e0 < odd_count) node_half<true, false>(d, table.odd, e0, a, ta.odd1, ta.odd2);
       a_blocks |= bit;
     }
     if (!(b_blocks & bit)) {
-      node_half<false, false>(d, table.even, e0, b, tb.even1, tb.even2);
       if (e0 < odd_count) node_half<false, true>(d, table.odd, e0, b, tb.odd1, tb.odd2);
       b_blocks |= bit;
     }
   };
-  // diff1 = second.X1 - first.X1, diff2 = first.X2 - second.X2 (FloatNodeTerms).
-  return first_separating_axis_of_halves(
-      d, even_count, odd_count, table.axes, ta, tb, [](auto s1, auto f1) { return hn::Sub(s1, f1); },
-      [](auto s2, auto f2) { return hn::Sub(f2, s2); }, make_block);
+  // diff1 = second.X1 - first.X1, diff2 = first.X2 - second.X2 (FloatNodeTerms), with the
+  // owning object's X1, X2 of separates_first_own / separates_second_own.
+  auto even_mask = [&](size_t e0) __attribute__((always_inline)) {
+    const auto first1 = own(b, table.even.own_max, 0, e0);              // b[own_max]
+    const auto first2 = hn::Neg(own(b, table.even.own_min, half, e0));  // -b[own_min]
+    const auto diff1 = hn::Sub(hn::Load(d, ta.even1 + e0), first1);
+    const auto diff2 = hn::Sub(first2, hn::Load(d, ta.even2 + e0));
+    return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, even_count - e0));
+  };
+  auto odd_mask = [&](size_t e0) __attribute__((always_inline)) {
+    const auto p = hn::LoadU(d, table.odd.p + e0);
+    const auto second1 = hn::Add(hn::Neg(own(a, table.odd.own_min, half, e0)), p);  // -a[own_min] + p
+    const auto second2 = hn::Add(own(a, table.odd.own_max, 0, e0), p);              // a[own_max] + p
+    const auto diff1 = hn::Sub(second1, hn::Load(d, tb.odd1 + e0));
+    const auto diff2 = hn::Sub(hn::Load(d, tb.odd2 + e0), second2);
+    return hn::And(hn::Or(hn::Gt(diff1, zero), hn::Gt(diff2, zero)), hn::FirstN(d, odd_count - e0));
+  };
+  return first_separating_axis(d, even_count, odd_count, table.axes, even_mask, odd_mask, make_block);
 }
 
 // The table of the first n axes of a pose from their projected triples (make_float_axis_table's
@@ -160,6 +183,23 @@ void FloatTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* dirs
   }
 }
 
+PairVerdict FloatPairTestTermsImpl(const FloatAxisTable& table, const double* a, const double* b,
+                                   FloatNodeTerms& ta, std::uint32_t& a_blocks, FloatNodeTerms& tb,
+                                   std::uint32_t& b_blocks) {
+  return float_pair_test_terms(table, a, b, ta, a_blocks, tb, b_blocks);
+}
+
+// The test of the node pair (nf, ns) of a query (FloatPairTestNodes): the halves from this
+// thread's cache, all in one call.
+PairVerdict FloatPairTestNodesImpl(const FloatPairTestContext& c, std::int32_t nf, std::int32_t ns) {
+  auto& cache = detail::NodeTermsCache<FloatNodeTerms>::local();
+  std::uint32_t *a_blocks, *b_blocks;
+  FloatNodeTerms& ta = cache.find(1, c.query, ns, a_blocks);
+  FloatNodeTerms& tb = cache.find(0, c.query, nf, b_blocks);
+  return float_pair_test_terms(*c.table, c.second + std::size_t(ns) * c.k, c.first + std::size_t(nf) * c.k, ta,
+                               *a_blocks, tb, *b_blocks);
+}
+
 std::int64_t FloatPairTestTargetImpl() { return HWY_TARGET; }
 
 }  // namespace HWY_NAMESPACE
@@ -180,6 +220,7 @@ static_assert(kFilledSlots <= kFloatAxisSlots);
 HWY_EXPORT(FloatPairTestLanesImpl);
 HWY_EXPORT(FloatPairTestTargetImpl);
 HWY_EXPORT(FloatPairTestTermsImpl);
+HWY_EXPORT(FloatPairTestNodesImpl);
 HWY_EXPORT(FloatTableFromTriplesImpl);
 static_assert(kFilledSlots == ProjectedTripleLanes::kLanes, "the table's filled lanes are the triples' lanes");
 
@@ -254,6 +295,14 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void pad_lanes(Flo
 
 void make_float_axis_table(std::span<const FloatAxis> axes, int n, FloatAxisTable& out) {
   out.axes = n;
+  // The owning object's lanes are contiguous if every axis has make_sat_setup's own triple and
+  // whole blocks of 4 lanes stay inside the node (k/2 a multiple of 4).
+  const int half = n > 0 ? axes[0].own_min - axes[0].own_max : 0;
+  bool contiguous = half > 0 && half % 4 == 0;
+  for (int i = 0; i < n; ++i)
+    contiguous &= axes[std::size_t(i)].own_max == i / 2 && axes[std::size_t(i)].own_min == i / 2 + half;
+  out.half = half;
+  out.own_contiguous = contiguous;
   for (int parity = 0; parity < 2; ++parity) {
     FloatAxisLanes& lanes = parity == 0 ? out.even : out.odd;
     lanes.count = (n + 1 - parity) / 2;
@@ -277,6 +326,8 @@ void make_float_axis_table(const OrientationSet& set, const ProjectedTripleLanes
                            FloatAxisTable& out) {
   const double t[3] = {T.x(), T.y(), T.z()};
   HWY_DYNAMIC_DISPATCH(FloatTableFromTriplesImpl)(projected, set.half_direction_lanes(), t, set.half(), n, out);
+  out.half = set.half();
+  out.own_contiguous = set.half() % 4 == 0;  // own_max[e] = e, own_min[e] = e + half
 }
 
 FloatPairTestLanes float_pair_test_lanes() {
@@ -289,6 +340,11 @@ FloatPairTestLanes float_pair_test_lanes() {
 FloatPairTestTerms float_pair_test_terms() {
   if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   return &HWY_DYNAMIC_DISPATCH(FloatPairTestTermsImpl);
+}
+
+FloatPairTestNodes float_pair_test_nodes() {
+  if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  return &HWY_DYNAMIC_DISPATCH(FloatPairTestNodesImpl);
 }
 
 const char* float_pair_test_target() {

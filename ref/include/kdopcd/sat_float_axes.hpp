@@ -10,6 +10,7 @@
 // strict comparison sees). The SIMD form evaluates, per lane, the very operations of the scalar
 // form in the same order (products, then left-to-right sums, no fused multiply-add), so both
 // round alike and decide alike, NaN and signed zeros included.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -81,6 +82,10 @@ struct FloatAxisLanes {
 struct FloatAxisTable {
   FloatAxisLanes even, odd;
   int axes = 0;
+  int half = 0;  // k / 2
+  // Every axis's owning interval is [-c[e + half], c[e]] for lane e (make_sat_setup's own
+  // triples) and half is a multiple of 4: the SIMD tests read those lanes contiguously.
+  bool own_contiguous = false;
 };
 
 // axes: at least n axes in make_sat_setup's order (n <= kMaxK = 26).
@@ -110,16 +115,31 @@ struct FloatNodeTerms {
   alignas(64) double even1[kNodeTermLanes], even2[kNodeTermLanes];
   alignas(64) double odd1[kNodeTermLanes], odd2[kNodeTermLanes];
 };
-// The test of the pair (a, b) through the two nodes' halves. The halves are made in blocks of the
-// test's vector width (4 lanes with AVX2 and wider, 2 with 128-bit vectors) of both parities, in
-// the test's order: bit i of a_blocks / b_blocks says block i of that
-// half is made; a block the test reaches unmade is made (from the node's coefficients) and its
-// bit set, so a pair separated in the first block makes only that block of a new half. Pass 0
-// for a half that holds nothing of this node and table yet.
+// The test of the pair (a, b) through the two nodes' halves. Only the projected object's half is
+// kept (terms_a: the second node's even lanes; terms_b: the first node's odd lanes): the owning
+// object's half is the node's own coefficients (and p), which the test reads as it goes. The
+// halves are made in blocks of the test's vector width (4 lanes with AVX2 and wider, 2 with
+// 128-bit vectors), in the test's order: bit i of a_blocks / b_blocks says block i of that half
+// is made; a block the test reaches unmade is made (from the node's coefficients) and its bit
+// set, so a pair separated in the first block makes only that block of a new half. Pass 0 for a
+// half that holds nothing of this node and table yet.
 using FloatPairTestTerms = PairVerdict (*)(const FloatAxisTable& table, const double* a, const double* b,
                                            FloatNodeTerms& terms_a, std::uint32_t& a_blocks,
                                            FloatNodeTerms& terms_b, std::uint32_t& b_blocks);
 FloatPairTestTerms float_pair_test_terms();  // fetch once, call per pair
+// The same test of a query's node pair (nf, ns) in one call, with the nodes' halves from the
+// calling thread's cache of them (ref/src/node_terms_cache.hpp, tagged with `query`): collide()'s
+// pair test after the root. One call instead of a lookup, two cache finds and the test's own call
+// per pair, which were a third of a pair test's instructions.
+struct FloatPairTestContext {
+  const FloatAxisTable* table;
+  const double* first;   // the first tree's coefficients: node i's k at first + i k
+  const double* second;  // the second tree's
+  std::size_t k;
+  std::uint64_t query;   // the query's number in the node-terms caches
+};
+using FloatPairTestNodes = PairVerdict (*)(const FloatPairTestContext& context, std::int32_t nf, std::int32_t ns);
+FloatPairTestNodes float_pair_test_nodes();  // fetch once, call per pair
 
 // Which instruction set that is (e.g. "AVX3", "AVX2", "SSE4", "EMU128"), for reports.
 const char* float_pair_test_target();
