@@ -103,11 +103,8 @@ void ProjectedTripleLanes::make_blocks(const OrientationSet& set, const Mat3& M,
 // cost about a third more there.
 inline void ProjectedTripleLanes::search(const OrientationSet& set, int parity, int e) {
   const double(&v)[3][kLanes] = u[parity];
-  const FaceTriple t = set.triple_in_cell(int(cells_[parity][e]), Vec3(v[0][e], v[1][e], v[2][e]));
-  for (int c = 0; c < 3; ++c) {
-    j[parity][c][e] = t.j[std::size_t(c)];
-    P[parity][c][e] = t.P[std::size_t(c)];
-  }
+  set.triple_in_cell(int(cells_[parity][e]), Vec3(v[0][e], v[1][e], v[2][e]), &j[parity][0][e], &P[parity][0][e],
+                     kLanes);
 }
 
 void ProjectedTripleLanes::make_axis(const OrientationSet& set, const Mat3& M, int i) {

@@ -140,11 +140,13 @@ PairVerdict FixedPairTestTermsImpl(const FixedAxisTable& table, const std::int64
 // triples (make_fixed_axis_table's second form), all but the p terms: lane e of a parity gets the
 // fields make_fixed_axis_table writes for axis 2e + parity (the projected object's faces and P'
 // quantized at c, floor(P 2^c); the owning object's own terms' indices), lanes past the axes 0.
-// p_out[parity][e] gets the axis's p = L . T_c (Eigen's dot, in its order) and p_fast[parity][e]
-// its quantize_scaled_offset(p, s, z) where the fast path there decides, else -1 with ok 0.
-// Returns min(P') over the lanes (for products32).
+// p_out[parity][e] gets the axis's p = L . T_c (Eigen's dot, in its order); where
+// quantize_scaled_offset's fast path decides p' (ok[parity][e] all ones), the lanes get its p
+// terms (narrow_fixed_p_terms with e = b + c - z, |p'| <= 2^(z+2)), else ok 0 and the caller
+// works them out. Blocks past the axes get zeros only. Returns min(P') over the lanes (for
+// products32).
 int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* dirs, const double* Tc, double s,
-                                  int c, int z, int half, int n, FixedAxisTable& out, double* p_out, int64_t* p_fast,
+                                  int c, int z, int e_shift, int half, int n, FixedAxisTable& out, double* p_out,
                                   int64_t* ok) {
   const hn::CappedTag<double, 4> d;
   const hn::RebindToSigned<decltype(d)> di;
@@ -169,8 +171,9 @@ int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* d
     const double* Lx = parity == 0 ? dirs : t.u[1][0];
     const double* Ly = parity == 0 ? dirs + kSlots : t.u[1][1];
     const double* Lz = parity == 0 ? dirs + 2 * kSlots : t.u[1][2];
-    for (size_t e0 = 0; e0 < kSlots; e0 += N) {
-      const auto real = hn::FirstN(di, e0 < count ? count - e0 : 0);
+    size_t e0 = 0;
+    for (; e0 < count; e0 += N) {
+      const auto real = hn::FirstN(di, count - e0);
       for (int m = 0; m < 3; ++m) {
         const auto j = hn::Load(di, t.j[parity][m] + e0);  // 0 past the axes
         const auto opposite = hn::IfThenElseZero(real, hn::IfThenElse(hn::Lt(j, H), hn::Add(j, H), hn::Sub(j, H)));
@@ -199,8 +202,27 @@ int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* d
       const auto decided = hn::And(in_range, hn::And(hn::Gt(fraction, bound), hn::Lt(fraction, hn::Sub(hn::Set(d, 1.0), bound))));
       const size_t at = size_t(parity) * kSlots + e0;
       hn::Store(p, d, p_out + at);
-      hn::Store(to_int64(m), di, p_fast + at);  // |m| <= 2^(z+2) <= 2^46, or 0 out of range
       hn::Store(hn::VecFromMask(di, hn::RebindMask(di, decided)), di, ok + at);
+      // p1 = p' 2^e, p2 = (p' + 1) 2^e, or floor / ceil of them for e < 0 (arithmetic shifts).
+      const auto pq = to_int64(m);  // p': |m| <= 2^(z+2) <= 2^46, or 0 out of range
+      const auto q_high = hn::Add(pq, hn::Set(di, 1));
+      const auto p1 = e_shift >= 0 ? hn::ShiftLeftSame(pq, e_shift) : hn::ShiftRightSame(pq, -e_shift);
+      const auto p2 = e_shift >= 0 ? hn::ShiftLeftSame(q_high, e_shift)
+                                   : hn::Neg(hn::ShiftRightSame(hn::Neg(q_high), -e_shift));
+      hn::Store(hn::IfThenElseZero(real, p1), di, lanes.p1 + e0);
+      hn::Store(hn::IfThenElseZero(real, p2), di, lanes.p2 + e0);
+    }
+    const auto zero_i = hn::Zero(di);
+    for (; e0 < kSlots; e0 += N) {  // past the axes
+      for (int m = 0; m < 3; ++m) {
+        hn::Store(zero_i, di, lanes.j[m] + e0);
+        hn::Store(zero_i, di, lanes.jk[m] + e0);
+        hn::Store(zero_i, di, lanes.P[m] + e0);
+      }
+      hn::Store(zero_i, di, lanes.own1 + e0);
+      hn::Store(zero_i, di, lanes.own2 + e0);
+      hn::Store(zero_i, di, lanes.p1 + e0);
+      hn::Store(zero_i, di, lanes.p2 + e0);
     }
   }
   return hn::GetLane(hn::MinOfLanes(di, min_P));
@@ -258,29 +280,18 @@ void make_fixed_axis_table(const OrientationSet& set, const ProjectedTripleLanes
                            const FixedParams& f, int n, FixedAxisTable& out) {
   constexpr int L = ProjectedTripleLanes::kLanes;
   alignas(64) double p[2 * L];  // HWY_ALIGN here is the last target's alignment, not the widest
-  alignas(64) std::int64_t p_fast[2 * L], decided[2 * L];
+  alignas(64) std::int64_t decided[2 * L];
   const double tc[3] = {Tc.x(), Tc.y(), Tc.z()};
   const std::int64_t min_P = HWY_DYNAMIC_DISPATCH(FixedTableFromTriplesImpl)(
-      projected, set.half_direction_lanes(), tc, s, f.c, f.z, set.half(), n, out, p, p_fast, decided);
-  // The p terms: narrow_fixed_p_terms of p' (quantize_scaled_offset: its fast path from the
-  // lanes, else its exact path), |p'| <= 2^(z+2) as quantize_offset clamps it.
-  const int e = f.b + f.c - f.z;
+      projected, set.half_direction_lanes(), tc, s, f.c, f.z, f.b + f.c - f.z, set.half(), n, out, p, decided);
+  // The lanes whose p' quantize_scaled_offset's fast path left undecided: its exact path, and
+  // narrow_fixed_p_terms of that p' (|p'| <= 2^(z+2) as quantize_offset clamps it).
   for (int parity = 0; parity < 2; ++parity) {
     FixedAxisLanes& lanes = parity == 0 ? out.even : out.odd;
-    int lane = 0;
-    for (; lane < lanes.count; ++lane) {
-      const int at = parity * L + lane;
-      const std::int64_t q = decided[at] ? p_fast[at] : quantize_offset(scale_offset(p[at], s), f.z);
-      const std::int64_t q_high = q + 1;
-      if (e >= 0) {
-        lanes.p1[lane] = q * (std::int64_t(1) << e);
-        lanes.p2[lane] = q_high * (std::int64_t(1) << e);
-      } else {
-        lanes.p1[lane] = q >> (-e);
-        lanes.p2[lane] = -((-q_high) >> (-e));
-      }
-    }
-    for (; lane < kFilledSlots; ++lane) lanes.p1[lane] = lanes.p2[lane] = 0;
+    for (int lane = 0; lane < lanes.count; ++lane)
+      if (!decided[parity * L + lane])
+        narrow_fixed_p_terms(quantize_offset(scale_offset(p[parity * L + lane], s), f.z), f, lanes.p1[lane],
+                             lanes.p2[lane]);
   }
   // As make_fixed_axis_table: coefficients in [-2^b, 2^b] and every P' (in [-2^c, 0]) in int32.
   out.products32 = f.b >= 0 && f.b <= 30 && min_P >= -(std::int64_t(1) << 31);

@@ -164,8 +164,9 @@ void FloatTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* dirs
     const double* Lx = parity == 0 ? dirs : t.u[1][0];
     const double* Ly = parity == 0 ? dirs + kSlots : t.u[1][1];
     const double* Lz = parity == 0 ? dirs + 2 * kSlots : t.u[1][2];
-    for (size_t e0 = 0; e0 < kSlots; e0 += N) {
-      const auto real = hn::FirstN(di, e0 < count ? count - e0 : 0);
+    size_t e0 = 0;
+    for (; e0 < count; e0 += N) {
+      const auto real = hn::FirstN(di, count - e0);
       for (int m = 0; m < 3; ++m) {
         const auto j = hn::Load(di, t.j[parity][m] + e0);  // 0 past the axes
         hn::Store(j, di, lanes.j[m] + e0);
@@ -179,6 +180,18 @@ void FloatTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* dirs
       const auto p = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, Lx + e0), Tx), hn::Mul(hn::LoadU(d, Ly + e0), Ty)),
                              hn::Mul(hn::LoadU(d, Lz + e0), Tz));
       hn::Store(hn::IfThenElseZero(hn::RebindMask(d, real), p), d, lanes.p + e0);
+    }
+    const auto zero_i = hn::Zero(di);
+    const auto zero = hn::Zero(d);
+    for (; e0 < kSlots; e0 += N) {  // past the axes
+      for (int m = 0; m < 3; ++m) {
+        hn::Store(zero_i, di, lanes.j[m] + e0);
+        hn::Store(zero_i, di, lanes.jk[m] + e0);
+        hn::Store(zero, d, lanes.P[m] + e0);
+      }
+      hn::Store(zero_i, di, lanes.own_min + e0);
+      hn::Store(zero_i, di, lanes.own_max + e0);
+      hn::Store(zero, d, lanes.p + e0);
     }
   }
 }

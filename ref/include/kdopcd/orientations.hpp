@@ -53,6 +53,9 @@ class OrientationSet {
   static constexpr int kCubeCells = 32;
   static int cube_cell(const Vec3& L);
   FaceTriple triple_in_cell(int cell, const Vec3& L) const;
+  // The same triple written to j[0], j[stride], j[2 stride] and P[0], P[stride], P[2 stride]
+  // (SIMD lanes), without a FaceTriple in between.
+  void triple_in_cell(int cell, const Vec3& L, std::int64_t* j, double* P, std::size_t stride) const;
   // The first k/2 directions as three arrays of kDirectionLanes (x, then y, then z; zero past
   // k/2), for SIMD lanes.
   static constexpr int kDirectionLanes = 16;
@@ -80,6 +83,8 @@ class OrientationSet {
   // Whether triple t's P = M_t L is all <= kSignTol (then `out` gets the triple and P snapped
   // to [-1, 0]). Inline: the cube map's lookup tries about 1.3 triples per axis.
   bool accepts(std::size_t t, const Vec3& L, FaceTriple& out) const;
+  // accepts' test alone: P = M_t L, and whether it is accepted (the range check made).
+  bool accepted(std::size_t t, const Vec3& L, Vec3& P) const;
   [[noreturn]] void throw_mapping_below_minus_one() const;
   static constexpr double kFeasibleTol = 1e-9;
   static constexpr double kSignTol = 1e-12;
@@ -87,11 +92,17 @@ class OrientationSet {
   double r_max_ = 0;
 };
 
-inline bool OrientationSet::accepts(std::size_t t, const Vec3& L, FaceTriple& out) const {
-  const Vec3 P = inverse_transposed_[t] * L;
+inline bool OrientationSet::accepted(std::size_t t, const Vec3& L, Vec3& P) const {
+  P = inverse_transposed_[t] * L;
   if (P.maxCoeff() > kSignTol) return false;
-  out.j = vertex_triples_[t];
   if (P.minCoeff() < -1 - kFeasibleTol) throw_mapping_below_minus_one();  // would break r_max <= sqrt 3
+  return true;
+}
+
+inline bool OrientationSet::accepts(std::size_t t, const Vec3& L, FaceTriple& out) const {
+  Vec3 P;
+  if (!accepted(t, L, P)) return false;
+  out.j = vertex_triples_[t];
   // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
   for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
   return true;
@@ -122,6 +133,28 @@ inline FaceTriple OrientationSet::triple_in_cell(int cell, const Vec3& L) const 
       if (accepts(cell_triples_[i], L, out)) return out;
   }
   return triple_for_scan(L);
+}
+
+inline void OrientationSet::triple_in_cell(int cell, const Vec3& L, std::int64_t* j, double* P,
+                                           std::size_t stride) const {
+  if (cell >= 0) {
+    for (std::uint32_t i = cell_start_[std::size_t(cell)]; i < cell_start_[std::size_t(cell) + 1]; ++i) {
+      Vec3 p;
+      if (!accepted(cell_triples_[i], L, p)) continue;
+      const std::array<int, 3>& t = vertex_triples_[cell_triples_[i]];
+      for (int c = 0; c < 3; ++c) {
+        j[std::size_t(c) * stride] = t[std::size_t(c)];
+        // accepts' snap, as min and max: the same value (NaN and -0 included), without branches.
+        P[std::size_t(c) * stride] = std::min(std::max(p[c], -1.0), 0.0);
+      }
+      return;
+    }
+  }
+  const FaceTriple t = triple_for_scan(L);
+  for (int c = 0; c < 3; ++c) {
+    j[std::size_t(c) * stride] = t.j[std::size_t(c)];
+    P[std::size_t(c) * stride] = t.P[std::size_t(c)];
+  }
 }
 
 inline FaceTriple OrientationSet::triple_for(const Vec3& L) const { return triple_in_cell(cube_cell(L), L); }
