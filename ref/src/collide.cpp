@@ -413,10 +413,7 @@ class LazyFixedAxes {
                    const std::int64_t* ob) {
     if (ready_ >> i & 1u) return fixed_axis_separates_own(narrow_[i], i, a, b, oa, ob);
     if (set_ == nullptr) return -1;
-    if (centred_made_) {  // then the exact test costs less than the bounds
-      make(i);
-      return fixed_axis_separates_own(narrow_[i], i, a, b, oa, ob);
-    }
+    if (centred_made_) return root_exact(i, a, b, oa, ob);  // then the exact test costs less than the bounds
     prepare(i);
     if (!estimate_made_) {
       estimate_ = estimate_fixed_offsets(M_, pose_->translation, *c1_, *c2_, s_);
@@ -431,6 +428,28 @@ class LazyFixedAxes {
     // their bounds.
     if (verdict != 1) centred_translation();
     return verdict;
+  }
+  // fixed_axis_separates_own(narrow(i), i, a, b, oa, ob) of a root axis made from a pose with T_c
+  // worked out, straight from the axis's lanes: only the projected object's P', its faces and the
+  // p terms, without making narrow_[i] (nothing after the root reads it: later pairs read the
+  // table, made from the lanes too). The same integers as prepare() and make().
+  bool root_exact(int i, const std::int64_t* a, const std::int64_t* b, const std::int64_t* oa,
+                  const std::int64_t* ob) {
+    projected_.make(*set_, M_, i);
+    const int e = i / 2, parity = i % 2;
+    const double scale_c = double(std::int64_t(1) << fixed_.c);  // c <= kMaxFixedBits = 44
+    std::int64_t P[3];
+    int j[3], jk[3];
+    for (int m = 0; m < 3; ++m) {
+      P[m] = quantize_mapping_scaled(projected_.P[parity][m][e], scale_c);
+      j[m] = int(projected_.j[parity][m][e]);
+      jk[m] = opposite_face(j[m], half_);
+    }
+    std::int64_t p1, p2;
+    narrow_fixed_p_terms(quantize_scaled_offset(projected_.L(*set_, i).dot(Tc_), s_, fixed_.z), fixed_, p1, p2);
+    if (parity == 0)  // the first object owns the axis; the second (a) is projected with its faces jA
+      return narrow_mapped(P, a, j) + ob[i + 1] + p1 > 0 || ob[i] + narrow_mapped(P, a, jk) - p2 > 0;
+    return oa[i - 1] + narrow_mapped(P, b, jk) + p1 > 0 || narrow_mapped(P, b, j) + oa[i] - p2 > 0;
   }
   // The SIMD test on the first n axes (own-structured axes only) of the pair of nodes (nf, ns),
   // through the nodes' halves, as LazyAxes::test_terms.
@@ -720,7 +739,7 @@ QueryResult collide_fixed(const DopTree& first, const DopTree& second, LazyFixed
       const int one_by_one = std::min(n, kRootAxesOneByOne);
       for (int i = 0; i < one_by_one; ++i) {
         int verdict = axes.root_verdict(i, a, b, oa, ob);
-        if (verdict < 0) verdict = fixed_axis_separates_own(axes.narrow(i), i, a, b, oa, ob);
+        if (verdict < 0) verdict = axes.root_exact(i, a, b, oa, ob);  // T_c is made by then
         if (verdict) return PairVerdict{true, i + 1};
       }
       if (one_by_one == n) return PairVerdict{false, n};
