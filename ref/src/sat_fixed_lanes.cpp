@@ -143,11 +143,11 @@ PairVerdict FixedPairTestTermsImpl(const FixedAxisTable& table, const std::int64
 // p_out[parity][e] gets the axis's p = L . T_c (Eigen's dot, in its order); where
 // quantize_scaled_offset's fast path decides p' (ok[parity][e] all ones), the lanes get its p
 // terms (narrow_fixed_p_terms with e = b + c - z, |p'| <= 2^(z+2)), else ok 0 and the caller
-// works them out. Blocks past the axes get zeros only. Returns min(P') over the lanes (for
+// works them out (*any_undecided says whether any lane is left to it). Blocks past the axes get zeros only. Returns min(P') over the lanes (for
 // products32).
 int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* dirs, const double* Tc, double s,
                                   int c, int z, int e_shift, int half, int n, FixedAxisTable& out, double* p_out,
-                                  int64_t* ok) {
+                                  int64_t* ok, bool* any_undecided) {
   const hn::CappedTag<double, 4> d;
   const hn::RebindToSigned<decltype(d)> di;
   const size_t N = hn::Lanes(d);
@@ -163,6 +163,7 @@ int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* d
   const auto magic_bits = hn::BitCast(di, magic);
   auto to_int64 = [&](hn::Vec<decltype(d)> x) { return hn::Sub(hn::BitCast(di, hn::Add(x, magic)), magic_bits); };
   auto min_P = hn::Zero(di);
+  auto all_decided = hn::Set(di, -1);  // all ones while every real lane's p' is decided
   out.axes = n;
   for (int parity = 0; parity < 2; ++parity) {
     FixedAxisLanes& lanes = parity == 0 ? out.even : out.odd;
@@ -202,7 +203,9 @@ int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* d
       const auto decided = hn::And(in_range, hn::And(hn::Gt(fraction, bound), hn::Lt(fraction, hn::Sub(hn::Set(d, 1.0), bound))));
       const size_t at = size_t(parity) * kSlots + e0;
       hn::Store(p, d, p_out + at);
-      hn::Store(hn::VecFromMask(di, hn::RebindMask(di, decided)), di, ok + at);
+      const auto decided_lanes = hn::VecFromMask(di, hn::RebindMask(di, decided));
+      hn::Store(decided_lanes, di, ok + at);
+      all_decided = hn::And(all_decided, hn::Or(decided_lanes, hn::VecFromMask(di, hn::Not(real))));
       // p1 = p' 2^e, p2 = (p' + 1) 2^e, or floor / ceil of them for e < 0 (arithmetic shifts).
       const auto pq = to_int64(m);  // p': |m| <= 2^(z+2) <= 2^46, or 0 out of range
       const auto q_high = hn::Add(pq, hn::Set(di, 1));
@@ -225,6 +228,7 @@ int64_t FixedTableFromTriplesImpl(const ProjectedTripleLanes& t, const double* d
       hn::Store(zero_i, di, lanes.p2 + e0);
     }
   }
+  *any_undecided = !hn::AllTrue(di, hn::MaskFromVec(all_decided));
   return hn::GetLane(hn::MinOfLanes(di, min_P));
 }
 
@@ -282,11 +286,13 @@ void make_fixed_axis_table(const OrientationSet& set, const ProjectedTripleLanes
   alignas(64) double p[2 * L];  // HWY_ALIGN here is the last target's alignment, not the widest
   alignas(64) std::int64_t decided[2 * L];
   const double tc[3] = {Tc.x(), Tc.y(), Tc.z()};
+  bool any_undecided = false;
   const std::int64_t min_P = HWY_DYNAMIC_DISPATCH(FixedTableFromTriplesImpl)(
-      projected, set.half_direction_lanes(), tc, s, f.c, f.z, f.b + f.c - f.z, set.half(), n, out, p, decided);
+      projected, set.half_direction_lanes(), tc, s, f.c, f.z, f.b + f.c - f.z, set.half(), n, out, p, decided,
+      &any_undecided);
   // The lanes whose p' quantize_scaled_offset's fast path left undecided: its exact path, and
   // narrow_fixed_p_terms of that p' (|p'| <= 2^(z+2) as quantize_offset clamps it).
-  for (int parity = 0; parity < 2; ++parity) {
+  for (int parity = 0; any_undecided && parity < 2; ++parity) {
     FixedAxisLanes& lanes = parity == 0 ? out.even : out.odd;
     for (int lane = 0; lane < lanes.count; ++lane)
       if (!decided[parity * L + lane])
