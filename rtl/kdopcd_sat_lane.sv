@@ -27,6 +27,11 @@
 // (x'[r], x'[r + K/2]), r = jX mod K/2, followed by a swap: half the inputs of two K:1
 // multiplexers.
 //
+// The axis (jX, P'X, p') is the same for every pair of a query: cfg_i (the query's START) loads
+// what the stages need of it into registers (the multiplexer selects r and swap, Plo, -Phi, the
+// two offsets), and the lane must be empty then. So the arithmetic on the axis is done once per
+// query, not per pair, and the pipeline carries no copy of the axis.
+//
 // Stages (registered; every stage holds at most one carry chain of B+C+5 bits or the selection
 // multiplexer, besides the short (B+5-bit) sums of three sn() terms; aimed at 250 MHz on
 // UltraScale+):
@@ -51,12 +56,13 @@ module kdopcd_sat_lane #(
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
+  input  logic                   cfg_i,     // load the axis (jx_i, px_i, p_i); the lane is empty
   input  logic                   valid_i,
   input  logic [K*(B+2)-1:0]     coef_x_i,  // the mapped object's node: x'_i at [i*(B+2) +: B+2]
   input  logic [K*(B+2)-1:0]     coef_y_i,  // the own object's node
-  input  logic [3*$clog2(K)-1:0] jx_i,      // the mapped object's face triple
-  input  logic [3*(C+1)-1:0]     px_i,      // P'X, entry m at [m*(C+1) +: C+1], signed, <= 0
-  input  logic [Z+3:0]           p_i,       // p' (signed)
+  input  logic [3*$clog2(K)-1:0] jx_i,      // the mapped object's face triple (read with cfg_i)
+  input  logic [3*(C+1)-1:0]     px_i,      // P'X, entry m at [m*(C+1) +: C+1], signed, <= 0 (cfg_i)
+  input  logic [Z+3:0]           p_i,       // p' (signed; cfg_i)
   output logic                   valid_o,
   output logic signed [B+C+4:0]  diff1_o,
   output logic signed [B+C+4:0]  diff2_o,
@@ -107,39 +113,89 @@ module kdopcd_sat_lane #(
   assign valid_o = valid_q[LAT-1];
   assign en      = valid_i | (|valid_q[LAT-2:0]);
 
+`ifndef SYNTHESIS
+  // cfg_i changes the axis of every pair in the lane: it may come only while the lane is empty.
+  always_ff @(posedge clk_i) begin
+    if (cfg_i) begin
+      assert (!en) else $error("kdopcd_sat_lane: cfg_i while a pair is in the lane");
+    end
+  end
+`endif
+
   // ---------------------------------------------------------------- S1: selection
-  // For product m, the pair (x'[r], x'[r + K/2]) goes through a binary multiplexer tree over the
-  // bits of r (level l halves the candidates with r[l]), then a swap. Written as a tree because an
-  // indexed part-select x[r*W +: W] becomes a multiplier and a barrel shifter in Yosys, several
-  // times larger. g_select[m].xj_q is x'[jX] and g_select[m].xjk_q is x'[jX + K/2].
-  localparam int SL   = HALF > 1 ? $clog2(HALF) : 1;
-  localparam int PW   = 2 * COEF_W;
+  // Product m reads the pair (x'[r], x'[r + K/2]), r = jX mod K/2, and swaps it when jX >= K/2:
+  // g_select[m].xj_q is x'[jX] and g_select[m].xjk_q is x'[jX + K/2]. cfg_i loads r and the swap
+  // (with the other per-query terms of product m, Plo and -Phi of P'X). The selection is one case
+  // statement on r, a K/2:1 multiplexer of the face pairs (an indexed part-select x[r*W +: W] would
+  // become a multiplier and a barrel shifter in Yosys, several times larger); its items are written
+  // for the largest supported K/2 (13), those at r >= K/2 are never selected.
+  localparam int PW = 2 * COEF_W;
+  // The face pairs {x'[i + K/2], x'[i]} (0 for i >= K/2): wiring.
+  logic [PW-1:0] face_pair [13];
+  for (genvar i = 0; i < 13; i++) begin : g_face_pair
+    if (i < HALF) begin : g_pair
+      assign face_pair[i] = {coef_x_i[(i + HALF)*COEF_W +: COEF_W], coef_x_i[i*COEF_W +: COEF_W]};
+    end else begin : g_none
+      assign face_pair[i] = '0;
+    end
+  end
   for (genvar m = 0; m < 3; m++) begin : g_select
+    logic [3:0]        r_q;    // jX mod K/2 (K/2 <= 13)
+    logic              sw_q;   // jX >= K/2
+    logic [LO_W-1:0]   plo_q;  // Plo of P'X[m]
+    logic [HI_W-1:0]   mhi_q;  // -Phi of P'X[m]
     logic [J_W-1:0]    jx;
-    logic [SL-1:0]     r;   // jX mod K/2 (< K/2 <= 2^SL)
-    logic              sw;
-    logic [COEF_W-1:0] lo, hi, xj_q, xjk_q;
+    logic [PW-1:0]     pair;
+    logic [COEF_W-1:0] xj_q, xjk_q;
     assign jx = jx_i[m*J_W +: J_W];
-    assign sw = jx >= J_W'(HALF);
-    assign r  = SL'(sw ? jx - J_W'(HALF) : jx);
-    for (genvar l = 0; l <= SL; l++) begin : g_lvl
-      for (genvar i = 0; i < (1 << (SL - l)); i++) begin : g_node
-        logic [PW-1:0] cand;  // {x'[i' + K/2], x'[i']} of the candidate i' this node passes on
-        if (l == 0 && i < HALF) begin : g_pair
-          assign cand = {coef_x_i[(i + HALF)*COEF_W +: COEF_W], coef_x_i[i*COEF_W +: COEF_W]};
-        end else if (l == 0) begin : g_pad
-          assign cand = '0;
-        end else begin : g_mux
-          assign cand = r[l-1] ? g_lvl[l-1].g_node[2*i+1].cand : g_lvl[l-1].g_node[2*i].cand;
-        end
+    always_ff @(posedge clk_i) begin
+      if (cfg_i) begin
+        sw_q  <= 32'(jx) >= HALF;
+        r_q   <= 4'(32'(jx) >= HALF ? 32'(jx) - HALF : 32'(jx));
+        plo_q <= px_i[m*MAP_W +: LO_W];
+        mhi_q <= HI_W'(0) - px_i[m*MAP_W + LO_W +: HI_W];
       end
     end
-    assign lo = g_lvl[SL].g_node[0].cand[0 +: COEF_W];       // x'[r]
-    assign hi = g_lvl[SL].g_node[0].cand[COEF_W +: COEF_W];  // x'[r + K/2]
+    always_comb begin
+      pair = '0;
+      if (en) begin
+        unique case (r_q)
+          4'd0:    pair = face_pair[0];
+          4'd1:    pair = face_pair[1];
+          4'd2:    pair = face_pair[2];
+          4'd3:    pair = face_pair[3];
+          4'd4:    pair = face_pair[4];
+          4'd5:    pair = face_pair[5];
+          4'd6:    pair = face_pair[6];
+          4'd7:    pair = face_pair[7];
+          4'd8:    pair = face_pair[8];
+          4'd9:    pair = face_pair[9];
+          4'd10:   pair = face_pair[10];
+          4'd11:   pair = face_pair[11];
+          4'd12:   pair = face_pair[12];
+          default: pair = '0;
+        endcase
+      end
+    end
     always_ff @(posedge clk_i) begin
       if (en) begin
-        xj_q  <= sw ? hi : lo;
-        xjk_q <= sw ? lo : hi;
+        xj_q  <= sw_q ? pair[COEF_W +: COEF_W] : pair[0 +: COEF_W];
+        xjk_q <= sw_q ? pair[0 +: COEF_W] : pair[COEF_W +: COEF_W];
+      end
+    end
+  end
+
+  // The offsets of the two diffs (loaded with cfg_i): diff1 gets floor(p' 2^E), diff2 gets
+  // -ceil((p'+1) 2^E) = floor(~p' 2^E).
+  logic [DIFF_W-1:0] off1_q, off2_q;
+  always_ff @(posedge clk_i) begin
+    if (cfg_i) begin
+      if (E >= 0) begin
+        off1_q <= DIFF_W'($signed(p_i)) << (E >= 0 ? E : 0);
+        off2_q <= DIFF_W'($signed(~p_i)) << (E >= 0 ? E : 0);
+      end else begin
+        off1_q <= $signed(DIFF_W'($signed(p_i))) >>> (E >= 0 ? 0 : -E);
+        off2_q <= $signed(DIFF_W'($signed(~p_i))) >>> (E >= 0 ? 0 : -E);
       end
     end
   end
@@ -163,25 +219,6 @@ module kdopcd_sat_lane #(
     end
   end
 
-  logic [3*MAP_W-1:0] px_1;
-  logic [Z+3:0]       p_1;
-  always_ff @(posedge clk_i) begin
-    if (en) begin
-      px_1 <= px_i;
-      p_1  <= p_i;
-    end
-  end
-
-  // The offset: diff1 gets floor(p' 2^E), diff2 gets -ceil((p'+1) 2^E) = floor(~p' 2^E).
-  logic [DIFF_W-1:0] off1, off2;
-  if (E >= 0) begin : g_offset_shl
-    assign off1 = DIFF_W'($signed(p_1)) << E;
-    assign off2 = DIFF_W'($signed(~p_1)) << E;
-  end else begin : g_offset_shr
-    assign off1 = $signed(DIFF_W'($signed(p_1))) >>> (-E);
-    assign off2 = $signed(DIFF_W'($signed(~p_1))) >>> (-E);
-  end
-
   // ---------------------------------------------------------------- S2 .. S6, per diff
   //   S2 products Plo x' (DSP, M register), v, sn(x') sums, the offset minus y'_J0 2^C
   //   S3 products (DSP, P register), sn(x') + sn(y')
@@ -194,42 +231,42 @@ module kdopcd_sat_lane #(
     // the other way round when the own object is the second (A).
     localparam bit AtJ = (d == 0) == (OWN_FIRST != 0);
     for (genvar m = 0; m < 3; m++) begin : g_term
-      logic [MAP_W-1:0]          pm;
       logic signed [LO_W:0]      plo;   // Plo as a signed, non-negative DSP operand
       logic [HI_W-1:0]           mhi;   // -Phi, unsigned, <= 2^(HI_W-1)
       logic signed [COEF_W-1:0]  xv;
-      logic [V_W-1:0]            v;
       logic signed [PROD_W-1:0]  prod_2, prod_3;
       logic [V_W-1:0]            v_2, v_3;
       logic [UP_W-1:0]           up;
       logic [DIFF_W-1:0]         t_4;
-      assign pm  = px_1[m*MAP_W +: MAP_W];
-      assign plo = {1'b0, pm[LO_W-1:0]};
-      assign mhi = HI_W'(0) - pm[MAP_W-1:LO_W];
+      assign plo = {1'b0, g_select[m].plo_q};
+      assign mhi = g_select[m].mhi_q;
       if (AtJ) begin : g_at_j
         assign xv = g_select[m].xj_q;
       end else begin : g_at_jk
         assign xv = g_select[m].xjk_q;
       end
-      if (HI_W == 1) begin : g_v1
-        assign v = mhi[0] ? V_W'(xv) : '0;
-      end else begin : g_vn
-        // The top bit of -Phi excludes the others: a multiplexer for HI_W = 2, and for wider
-        // Phi (C > 18, not a timing target) a shift-and-add of the low bits.
+      // v = (-Phi) x'. The top bit of -Phi excludes the others: a multiplexer for HI_W <= 2, and
+      // for wider Phi (C > 18, not a timing target) a shift-and-add of the low bits.
+      if (HI_W <= 2) begin : g_v_mux
+        always_ff @(posedge clk_i) begin
+          if (en) v_2 <= mhi[HI_W-1] ? V_W'(xv) << (HI_W - 1) : (HI_W > 1 && mhi[0]) ? V_W'(xv) : '0;
+        end
+      end else begin : g_v_add
         logic [V_W-1:0] low;
         always_comb begin
           low = '0;
           for (int bb = 0; bb < HI_W - 1; bb++)
             if (mhi[bb]) low = low + (V_W'(xv) << bb);
         end
-        assign v = mhi[HI_W-1] ? V_W'(xv) << (HI_W - 1) : low;
+        always_ff @(posedge clk_i) begin
+          if (en) v_2 <= mhi[HI_W-1] ? V_W'(xv) << (HI_W - 1) : low;
+        end
       end
       // t: the low LO_W bits are the product's; above them one UP_W-bit subtraction.
       assign up = UP_W'($signed(prod_3[PROD_W-1:LO_W])) - UP_W'($signed(v_3));
       always_ff @(posedge clk_i) begin
         if (en) begin
           prod_2 <= plo * xv;  // DSP M register
-          v_2    <= v;
           prod_3 <= prod_2;    // DSP P register
           v_3    <= v_2;
           t_4    <= {up, prod_3[LO_W-1:0]};
@@ -244,7 +281,7 @@ module kdopcd_sat_lane #(
         snx_2 <= sn(g_term[0].xv) + sn(g_term[1].xv) + sn(g_term[2].xv);
         sny_2 <= g_own[d].sny_q;
         // The offset minus the own product y'_J0 2^C.
-        own_2 <= (d == 0 ? off1 : off2) - (ext(g_own[d].y0_q) << C);
+        own_2 <= (d == 0 ? off1_q : off2_q) - (ext(g_own[d].y0_q) << C);
         own_3 <= own_2;
         sn_3  <= snx_2 + sny_2;
         u_4   <= own_3 + DIFF_W'($signed(sn_3));

@@ -10,9 +10,12 @@
 // as parameters, not from the axis table. So the own halves of the table (jb_i, pb_i of the even
 // lanes, ja_i, pa_i of the odd ones) are not used by the hardware; they stay in the port list
 // so that the table keeps the reference's layout (one QuantizedAxis per lane), and the
-// simulation (Verilator --assert, as in the tests) checks that they hold the constants (a host
-// that loads another orientation set or a wrong table is caught). Only the mapped object's
-// triple depends on the pose.
+// simulation (Verilator --assert, as in the tests) checks that they hold the constants when
+// cfg_i reads the table (a host that loads another orientation set or a wrong table is caught).
+// Only the mapped object's triple depends on the pose.
+//
+// The table is the same for every pair of a query: cfg_i (the query's START) loads what each lane
+// needs of it, and the unit must be empty then; between two cfg_i the table ports are not read.
 module kdopcd_sat_wide #(
   parameter int K = kdopcd_sat_pkg::DEFAULT_K,
   parameter int B = kdopcd_sat_pkg::DEFAULT_B,
@@ -21,10 +24,11 @@ module kdopcd_sat_wide #(
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
+  input  logic                     cfg_i,     // load the axis table into the lanes (the unit is empty)
   input  logic                     valid_i,
   input  logic [K*(B+2)-1:0]       coef_a_i,  // node of the second object (A)
   input  logic [K*(B+2)-1:0]       coef_b_i,  // node of the first object (B)
-  // the per-query axis table, axis l at [l*W +: W] of each field
+  // the per-query axis table, axis l at [l*W +: W] of each field: read only with cfg_i
   input  logic [K*3*$clog2(K)-1:0] ja_i,
   input  logic [K*3*$clog2(K)-1:0] jb_i,
   input  logic [K*3*(C+1)-1:0]     pa_i,
@@ -58,6 +62,7 @@ module kdopcd_sat_wide #(
                       .OWN_J0(OwnJ0), .OWN_J1(OwnJ1), .OWN_J2(OwnJ2)) u_lane (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
+      .cfg_i    (cfg_i),
       .valid_i  (valid_i),
       .coef_x_i (OwnFirst != 0 ? coef_a_i : coef_b_i),
       .coef_y_i (OwnFirst != 0 ? coef_b_i : coef_a_i),
@@ -77,7 +82,7 @@ module kdopcd_sat_wide #(
     assign own_j = OwnFirst != 0 ? jb_i[l*JT +: JT] : ja_i[l*JT +: JT];
     assign own_p = OwnFirst != 0 ? pb_i[l*PT +: PT] : pa_i[l*PT +: PT];
     always_ff @(posedge clk_i) begin
-      if (valid_i) begin
+      if (cfg_i) begin
         assert (own_j == {J_W'(OwnJ2), J_W'(OwnJ1), J_W'(OwnJ0)} &&
                 own_p == {(C + 1)'(0), (C + 1)'(0), (C + 1)'(-(64'sd1 <<< C))})
           else $error("kdopcd_sat_wide: lane %0d: own triple in the axis table is not own_direction_triple(%0d)",

@@ -103,7 +103,7 @@ package kdopcd_v2_pkg;
   localparam logic [11:0] REG_B_NODES = 12'h090;  // rw: node records of the second tree (LOAD)
   localparam logic [11:0] REG_B_TRIS = 12'h094;  // rw: triangle records of the second tree (LOAD)
   localparam logic [11:0] REG_COUNTERS = 12'h100;  // ro: counter i at 0x100 + 8 i (64 bits, low word first)
-  localparam logic [11:0] REG_AXIS_TABLE = 12'h400;  // wo: axis entry a at 0x400 + 64 a (AXIS_BITS bits, low word first)
+  localparam logic [11:0] REG_AXIS_TABLE = 12'h400;  // wo: axis entry a at 0x400 + 64 a (AXIS_BITS bits, low word first), taken at START
   localparam logic [31:0] ID_VALUE = 32'h4B440602;
 
   // ---- CONTROL bits

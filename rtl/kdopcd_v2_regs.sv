@@ -61,7 +61,13 @@ module kdopcd_v2_regs #(
   output logic [63:0]              tris_o,
   output logic [9*(M+2)-1:0]       rot_o,
   output logic [3*(V+M+4)-1:0]     trans_o,
-  output logic [K*AXIS_BITS-1:0]   axis_table_o,
+  // the axis table by field, axis a at [a*W +: W] of each (W = 3 (C+1), 3 (C+1), Z+4, 3 clog2(K),
+  // 3 clog2(K)): the wide SAT unit's ports
+  output logic [K*3*(C+1)-1:0]     axis_pa_o,
+  output logic [K*3*(C+1)-1:0]     axis_pb_o,
+  output logic [K*(Z+4)-1:0]       axis_p_o,
+  output logic [K*3*$clog2(K)-1:0] axis_ja_o,
+  output logic [K*3*$clog2(K)-1:0] axis_jb_o,
   input  logic                     busy_i,       // the engine or the loader runs
   input  logic                     idle_i,       // nothing runs or drains
   input  logic                     query_done_i, // pulses
@@ -275,8 +281,8 @@ module kdopcd_v2_regs #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Axis table: K entries in registers (the wide SAT unit reads all of them every clock). Entry a
-  // at AXIS_TABLE + 64 a, word w holds bits [32 w +: 32]; no reset (written before START).
+  // Axis table: K entries in registers (the wide SAT unit reads them at START). Entry a at
+  // AXIS_TABLE + 64 a, word w holds bits [32 w +: 32]; no reset (written before START).
   logic       axis_wr;
   logic [5:0] axis_wr_entry;
   logic [3:0] axis_wr_word;
@@ -287,28 +293,47 @@ module kdopcd_v2_regs #(
 
   // Each byte is its own enabled register, written straight from the bus (no read-modify-write
   // of a word chosen by an index): the 24 x 6 words cost their enables, not a multiplexer per bit.
-  // The registers sit in the output's layout (entry a at [a*AXIS_BITS +: AXIS_BITS], the padding
-  // bits of the last word not stored), and all enables are behind axis_wr: the same flip-flops and
-  // enables, but a cycle-based simulator tests one condition per clock and copies no table.
-  localparam int PartW = AXIS_BITS % 8 == 0 ? 8 : AXIS_BITS % 8;  // bits of the last, partial byte
-  logic [K*AXIS_BITS-1:0] axis_q;
+  // The registers hold the table by field, in the SAT unit's layout (an entry's bit e goes to
+  // the field it belongs to; the padding bits of the last word are not stored), and every enable
+  // is behind axis_wr: the same flip-flops and enables as registers in the entries' layout, but
+  // nothing rearranges the table between the registers and the unit (a cycle-based simulator
+  // would rebuild the per-field vectors every clock).
+  localparam int PT  = 3 * (C + 1);       // PA0..2 (and PB0..2) of one entry
+  localparam int OW  = Z + 4;             // p'
+  localparam int JT  = 3 * $clog2(K);     // jA0..2 (and jB0..2)
+  localparam int EPB = PT, EP = 2 * PT, EJA = 2 * PT + OW, EJB = 2 * PT + OW + JT;  // field starts
+  logic [K*PT-1:0] pa_q, pb_q;
+  logic [K*OW-1:0] p_q;
+  logic [K*JT-1:0] ja_q, jb_q;
   always_ff @(posedge clk_i) begin
     if (axis_wr) begin
       for (int a = 0; a < K; a++) begin
-        for (int w = 0; w < AxisWords; w++) begin
-          for (int b = 0; b < 4; b++) begin
-            if (32'(axis_wr_entry) == a && 32'(axis_wr_word) == w && s_axil_wstrb_i[b]) begin
-              if (32 * w + 8 * b + 8 <= AXIS_BITS)
-                axis_q[a*AXIS_BITS + 32*w + 8*b +: 8] <= s_axil_wdata_i[8*b +: 8];
-              else if (32 * w + 8 * b < AXIS_BITS)
-                axis_q[a*AXIS_BITS + 32*w + 8*b +: PartW] <= s_axil_wdata_i[8*b +: PartW];
+        if (32'(axis_wr_entry) == a) begin
+          for (int w = 0; w < AxisWords; w++) begin
+            if (32'(axis_wr_word) == w) begin
+              for (int b = 0; b < 4; b++) begin
+                if (s_axil_wstrb_i[b]) begin
+                  for (int i = 0; i < 8; i++) begin
+                    if (32 * w + 8 * b + i < EPB)      pa_q[a*PT + 32*w + 8*b + i]       <= s_axil_wdata_i[8*b + i];
+                    else if (32 * w + 8 * b + i < EP)  pb_q[a*PT + 32*w + 8*b + i - EPB] <= s_axil_wdata_i[8*b + i];
+                    else if (32 * w + 8 * b + i < EJA) p_q[a*OW + 32*w + 8*b + i - EP]   <= s_axil_wdata_i[8*b + i];
+                    else if (32 * w + 8 * b + i < EJB) ja_q[a*JT + 32*w + 8*b + i - EJA] <= s_axil_wdata_i[8*b + i];
+                    else if (32 * w + 8 * b + i < AXIS_BITS)
+                                                       jb_q[a*JT + 32*w + 8*b + i - EJB] <= s_axil_wdata_i[8*b + i];
+                  end
+                end
+              end
             end
           end
         end
       end
     end
   end
-  assign axis_table_o = axis_q;
+  assign axis_pa_o = pa_q;
+  assign axis_pb_o = pb_q;
+  assign axis_p_o  = p_q;
+  assign axis_ja_o = ja_q;
+  assign axis_jb_o = jb_q;
 
   // ---------------------------------------------------------------------------------------------
   // Read channel

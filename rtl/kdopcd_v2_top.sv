@@ -70,7 +70,6 @@ module kdopcd_v2_top #(
 
   localparam int NODE_BITS = kdopcd_v2_pkg::node_bits(K, B);
   localparam int TRI_BITS  = kdopcd_v2_pkg::tri_bits(V);
-  localparam int AXIS_BITS = kdopcd_v2_pkg::axis_bits(K, C, Z);
   localparam int NCNT      = kdopcd_v2_pkg::NUM_COUNTERS;
   localparam int PCW       = $clog2(PENDING_DEPTH + 1);
 
@@ -81,11 +80,14 @@ module kdopcd_v2_top #(
   logic [63:0]            nodes, tris;
   logic [9*(M+2)-1:0]     rot;
   logic [3*(V+M+4)-1:0]   trans;
-  logic [K*AXIS_BITS-1:0] axis_table;
   logic                   eng_busy, eng_idle, eng_done, eng_ovf;
   logic                   ld_busy, ld_done, ld_ok, ld_lerr, ld_berr;
   logic [63:0]            ld_cycles, ld_beats;
   logic [NCNT*64-1:0]     eng_counters, counters;
+  localparam int J_W   = $clog2(K);
+  logic [K*3*J_W-1:0]     ja, jb;     // the axis table by field (kdopcd_v2_regs)
+  logic [K*3*(C+1)-1:0]   pa, pb;
+  logic [K*(Z+4)-1:0]     p_off;
 
   kdopcd_v2_regs #(
     .K(K), .B(B), .C(C), .Z(Z), .V(V), .M(M), .W(W), .ADDR_W(ADDR_W), .NODE_AW(NODE_AW), .TRI_AW(TRI_AW),
@@ -107,7 +109,11 @@ module kdopcd_v2_top #(
     .tris_o         (tris),
     .rot_o          (rot),
     .trans_o        (trans),
-    .axis_table_o   (axis_table),
+    .axis_pa_o      (pa),
+    .axis_pb_o      (pb),
+    .axis_p_o       (p_off),
+    .axis_ja_o      (ja),
+    .axis_jb_o      (jb),
     .busy_i         (eng_busy || ld_busy),
     .idle_i         (eng_idle && !ld_busy),
     .query_done_i   (eng_done),
@@ -185,7 +191,6 @@ module kdopcd_v2_top #(
   assign limit = (pending_limit == '0 || 32'(pending_limit) > PENDING_DEPTH) ? PCW'(PENDING_DEPTH)
                                                                             : PCW'(pending_limit);
 
-  localparam int J_W   = $clog2(K);
   localparam int EFF_W = $clog2(K + 1);
   logic                 sat_in_valid, sat_valid, sat_separated;
   logic [K-1:0]         sat_lanes;
@@ -224,23 +229,12 @@ module kdopcd_v2_top #(
     .counters_o        (eng_counters)
   );
 
-  // ---- SAT unit: the axis table entry (docs/accelerator-v2.md) split into the unit's vectors:
-  // PA0..2, PB0..2 (C+1 each), p' (Z+4), jA0..2, jB0..2 (clog2(K) each), LSB first.
-  logic [K*3*J_W-1:0]   ja, jb;
-  logic [K*3*(C+1)-1:0] pa, pb;
-  logic [K*(Z+4)-1:0]   p_off;
-  for (genvar a = 0; a < K; a++) begin : g_axis
-    localparam int Base = a * AXIS_BITS;
-    assign pa[a*3*(C+1) +: 3*(C+1)] = axis_table[Base +: 3*(C+1)];
-    assign pb[a*3*(C+1) +: 3*(C+1)] = axis_table[Base + 3*(C+1) +: 3*(C+1)];
-    assign p_off[a*(Z+4) +: Z+4]    = axis_table[Base + 6*(C+1) +: Z+4];
-    assign ja[a*3*J_W +: 3*J_W]     = axis_table[Base + 6*(C+1) + Z+4 +: 3*J_W];
-    assign jb[a*3*J_W +: 3*J_W]     = axis_table[Base + 6*(C+1) + Z+4 + 3*J_W +: 3*J_W];
-  end
-
+  // ---- SAT unit: the axis table comes by field from the registers (PA0..2, PB0..2, p', jA0..2,
+  // jB0..2 of axis a at [a*W +: W] of each); START loads it into the lanes.
   // A = the second object's node, B = the first's (the reference's fixed_axis_diffs(second, first)).
   kdopcd_sat_wide #(.K(K), .B(B), .C(C), .Z(Z)) u_sat (
     .clk_i, .rst_ni,
+    .cfg_i         (start),
     .valid_i       (sat_in_valid),
     .coef_a_i      (coef_a),
     .coef_b_i      (coef_b),

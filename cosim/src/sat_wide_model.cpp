@@ -51,7 +51,7 @@ SatWideModel::SatWideModel(sc_core::sc_module_name name, FixedParams fixed) : sc
   dont_initialize();
 }
 
-// Stage 1: for each lane l (axis l of the table), the three coefficients of each object at the
+// Stage 1: for each lane l (axis l of the table as cfg_i loaded it), the three coefficients of each object at the
 // axis' face indices and at their antiparallel faces (fixed_axis_diffs' gather), with P'_A, P'_B, p'.
 void SatWideModel::axis_and_coefficient_selection() {
   SatSelected s;
@@ -64,11 +64,9 @@ void SatWideModel::axis_and_coefficient_selection() {
   if (s.valid) {
     const auto a = BusWords<kCoefBusW>::of(coef_a_i.read());
     const auto b = BusWords<kCoefBusW>::of(coef_b_i.read());
-    const auto ja = BusWords<kJBusW>::of(ja_i.read());
-    const auto jb = BusWords<kJBusW>::of(jb_i.read());
-    const auto pa = BusWords<kPBusW>::of(pa_i.read());
-    const auto pb = BusWords<kPBusW>::of(pb_i.read());
-    const auto p = BusWords<kOffBusW>::of(p_i.read());
+    const auto &ja = ja_, &jb = jb_;
+    const auto &pa = pa_, &pb = pb_;
+    const auto& p = p_;
     std::array<std::int64_t, c2::kK> ca{}, cb{};
     for (int j = 0; j < c2::kK; ++j) {
       ca[std::size_t(j)] = a.get_signed(j * c2::kCoefW, c2::kCoefW);
@@ -88,6 +86,13 @@ void SatWideModel::axis_and_coefficient_selection() {
       }
       o.p = p.get_signed(l * kOffW, kOffW);
     }
+  }
+  if (cfg_i.read()) {  // after this clock's pair (none: the unit is empty at cfg_i)
+    ja_ = BusWords<kJBusW>::of(ja_i.read());
+    jb_ = BusWords<kJBusW>::of(jb_i.read());
+    pa_ = BusWords<kPBusW>::of(pa_i.read());
+    pb_ = BusWords<kPBusW>::of(pb_i.read());
+    p_ = BusWords<kOffBusW>::of(p_i.read());
   }
   selected_.write(select_regs_.step(s));
 }

@@ -65,7 +65,7 @@ inline void sc_trace(sc_core::sc_trace_file*, const SatSigns&, const std::string
 
 class SatWideModel : public sc_core::sc_module {
  public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"}, valid_i{"valid_i"};
+  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"}, cfg_i{"cfg_i"}, valid_i{"valid_i"};
   sc_core::sc_in<CoefBus> coef_a_i{"coef_a_i"}, coef_b_i{"coef_b_i"};
   sc_core::sc_in<JBus> ja_i{"ja_i"}, jb_i{"jb_i"};
   sc_core::sc_in<PBus> pa_i{"pa_i"}, pb_i{"pb_i"};
@@ -85,6 +85,10 @@ class SatWideModel : public sc_core::sc_module {
   void sign_test();
 
   FixedParams fixed_;
+  // The axis table as cfg_i loaded it.
+  BusWords<kJBusW> ja_{}, jb_{};
+  BusWords<kPBusW> pa_{}, pb_{};
+  BusWords<kOffBusW> p_{};
   sc_core::sc_signal<SatSelected> selected_{"selected"};
   sc_core::sc_signal<SatProducts> products_{"products"};
   sc_core::sc_signal<SatCorrected> corrected_{"corrected"};

@@ -116,6 +116,7 @@ template <class Sat>
 void SignalTop::bind_sat(Sat& m, sc_core::sc_clock& clk) {
   m.clk_i(clk);
   m.rst_ni(rst_n_);
+  m.cfg_i(start_);
   m.valid_i(sat_in_valid_);
   m.coef_a_i(coef_a_);
   m.coef_b_i(coef_b_);

@@ -125,6 +125,7 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
   q.vertex_bits = p.vertex_bits;
   q.rotation_bits = p.rotation_bits;
   q.pending_limit = p.pending_limit;
+  q.overwrite_axis_table = p.overwrite_axis_table;
   const driver::v2::QueryResult r = driver::v2::run_query(e.h, first, second, pose, q);
   if (!r.ok()) throw std::runtime_error("rtl v2 engine: " + r.error);
   out.started = r.started;

@@ -108,6 +108,26 @@ TEST_P(TopV2Scenes, RandomStallsChangeNoContact) {
   }
 }
 
+// The axis table is taken at START: another table written while the query runs changes no
+// contact, counter or clock (the SAT lanes read their entries only at START).
+TEST_P(TopV2Scenes, AxisTableWrittenDuringAQueryChangesNothing) {
+  const Scene& sc = scene(GetParam());
+  for (PoseClass kind : {PoseClass::Intersecting, PoseClass::CloseProximity}) {
+    SCOPED_TRACE(sc.name + " " + to_string(kind));
+    const ClassifiedPose& cp = pose_of(sc, kind);
+    rtl::V2TopParams tp = top_params(model::v2_params());
+    const rtl::V2TopResult plain = rtl::simulate_v2_top(*sc.first, *sc.second, cp.pose, tp);
+    tp.overwrite_axis_table = true;
+    const rtl::V2TopResult overwritten = rtl::simulate_v2_top(*sc.first, *sc.second, cp.pose, tp);
+    ASSERT_TRUE(plain.started);
+    ASSERT_TRUE(overwritten.started);
+    EXPECT_EQ(overwritten.contacts, plain.contacts);
+    EXPECT_EQ(overwritten.counters, plain.counters);
+    EXPECT_EQ(overwritten.clock_edges, plain.clock_edges);
+    EXPECT_GT(plain.counter(Cnt::kPairTests), 1u);  // the query runs past the root while the writes go on
+  }
+}
+
 std::string scene_test_name(const ::testing::TestParamInfo<int>& info) {
   return real_scenes::kNames[std::size_t(info.param)];
 }

@@ -33,6 +33,8 @@ struct V2TopParams {
   // set LOADs its trees even when they are the loaded pair.
   std::int64_t load_error_beat = -1;
   int load_error_resp = 2;
+  // Writes another axis table while the query runs (it is taken at START: nothing may change).
+  bool overwrite_axis_table = false;
 };
 
 struct V2TopResult {

@@ -22,6 +22,9 @@ struct QueryParams {
   int rotation_bits = 24;
   std::uint32_t pending_limit = 0;       // PENDING_LIMIT (0 = PENDING_DEPTH)
   std::uint64_t max_cycles = 200000000;  // START (or LOAD) to DONE; more is a timeout error
+  // Right after START, write every axis-table word again, inverted, while the query runs: the
+  // table is taken at START, so the query must not change (a check of that contract).
+  bool overwrite_axis_table = false;
 };
 
 struct Counters {
@@ -150,11 +153,15 @@ QueryResult run_query(Harness<Top>& h, const DopTree& first, const DopTree& seco
         h.lite.write(reg2::kRot + 4 * std::uint32_t(3 * i + j), std::uint32_t(qpose.M[std::size_t(i)][std::size_t(j)]));
     for (int i = 0; i < 3; ++i) h.lite.write64(reg2::kTrans + 8 * std::uint32_t(i), std::uint64_t(qpose.T[std::size_t(i)]));
     const std::vector<QuantizedAxis> axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, p.fixed);
-    for (std::size_t a = 0; a < axes.size(); ++a) {
-      const std::vector<std::uint32_t> words = pack_axis_entry(axes[a], k, p.fixed);
-      for (std::size_t w = 0; w < words.size(); ++w)
-        h.lite.write(reg2::kAxisTable + reg2::kAxisEntryBytes * std::uint32_t(a) + 4 * std::uint32_t(w), words[w]);
-    }
+    auto write_axis_table = [&](std::uint32_t flip) {
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        const std::vector<std::uint32_t> words = pack_axis_entry(axes[a], k, p.fixed);
+        for (std::size_t w = 0; w < words.size(); ++w)
+          h.lite.write(reg2::kAxisTable + reg2::kAxisEntryBytes * std::uint32_t(a) + 4 * std::uint32_t(w),
+                       words[w] ^ flip);
+      }
+    };
+    write_axis_table(0);
     h.lite.write(reg2::kQuery, (std::uint32_t(p.rule) & 3) << 8);
     h.lite.write(reg2::kPendingLimit, p.pending_limit & 0xFFFFFF);
 
@@ -163,6 +170,7 @@ QueryResult run_query(Harness<Top>& h, const DopTree& first, const DopTree& seco
     h.lite.write(reg2::kControl, reg2::kStart);
     const std::uint64_t start_tick = h.lite.aw_tick;
     r.started = true;
+    if (p.overwrite_axis_table) write_axis_table(~std::uint32_t(0));
     bool seen = false;
     r.status = detail::wait_done(h, start_tick, p.max_cycles, seen);
     r.clocked_seconds = thread_cpu_seconds() - t0;
