@@ -53,33 +53,30 @@ module kdopcd_tri_seq_det
     end
   end
 
-  logic [3*(DW+LO)-1:0] p0_q, p1_q;   // u c_0, u c_1 (DW + LO bits signed)
-  logic [3*(DW+3)-1:0]  ph_q;         // u c_hi, c_hi in [-4, 3]
+  // Per component k, each value is its own register (not a slice of a vector of the three): the
+  // same flip-flops, and a cycle-based simulator writes them without inserting into wide words.
   for (genvar k = 0; k < 3; k++) begin : g_prod
-    logic signed [DW-1:0] u;
-    logic signed [DW+2:0] ux;
-    logic [2:0]           h;
+    logic signed [DW-1:0]    u;
+    logic signed [DW+2:0]    ux;
+    logic [2:0]              h;
+    logic [DW+LO-1:0]        p0_q, p1_q;  // u c_0, u c_1 (DW + LO bits signed)
+    logic [DW+2:0]           ph_q;        // u c_hi, c_hi in [-4, 3]
+    logic [PW-1:0]           e_q;         // clock 3: the product u_k c_k
     assign u  = u_q[k*DW +: DW];
     assign ux = (DW+3)'(u);
     assign h  = c_q[k*NW+2*LO +: 3];
     always_ff @(posedge clk_i) begin
       if (en_i[1]) begin
-        p0_q[k*(DW+LO) +: DW+LO] <= (DW+LO)'(u * $signed({1'b0, c_q[k*NW +: LO]}));
-        p1_q[k*(DW+LO) +: DW+LO] <= (DW+LO)'(u * $signed({1'b0, c_q[k*NW+LO +: LO]}));
+        p0_q <= (DW+LO)'(u * $signed({1'b0, c_q[k*NW +: LO]}));
+        p1_q <= (DW+LO)'(u * $signed({1'b0, c_q[k*NW+LO +: LO]}));
         // 3-bit signed multiplier as shifts and adds (no DSP)
-        ph_q[k*(DW+3) +: DW+3]   <= (h[0] ? ux : '0) + (h[1] ? (ux <<< 1) : '0) - (h[2] ? (ux <<< 2) : '0);
+        ph_q <= (h[0] ? ux : '0) + (h[1] ? (ux <<< 1) : '0) - (h[2] ? (ux <<< 2) : '0);
       end
     end
-  end
-
-  // ---- clock 3: products
-  logic [3*PW-1:0] e_q;
-  for (genvar k = 0; k < 3; k++) begin : g_sum
+    // ---- clock 3: products
     always_ff @(posedge clk_i) begin
       if (en_i[2]) begin
-        e_q[k*PW +: PW] <= PW'($signed(p0_q[k*(DW+LO) +: DW+LO])) +
-                           ((PW'($signed(p1_q[k*(DW+LO) +: DW+LO])) +
-                             (PW'($signed(ph_q[k*(DW+3) +: DW+3])) <<< LO)) <<< LO);
+        e_q <= PW'($signed(p0_q)) + ((PW'($signed(p1_q)) + (PW'($signed(ph_q)) <<< LO)) <<< LO);
       end
     end
   end
@@ -88,8 +85,8 @@ module kdopcd_tri_seq_det
   logic signed [DTW-1:0] f_q, g_q;
   always_ff @(posedge clk_i) begin
     if (en_i[3]) begin
-      f_q <= DTW'($signed(e_q[0 +: PW])) + DTW'($signed(e_q[PW +: PW]));
-      g_q <= -(DTW'($signed(e_q[2*PW +: PW])));
+      f_q <= DTW'($signed(g_prod[0].e_q)) + DTW'($signed(g_prod[1].e_q));
+      g_q <= -(DTW'($signed(g_prod[2].e_q)));
     end
   end
 
