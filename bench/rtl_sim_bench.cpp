@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   CLI::App app{"rtl_sim_bench: simulated clocks per second of the verilated v2 top (one core)"};
   std::string mesh_dir = "data/meshes";
   std::vector<std::string> scene_args{"cow:cow", "elephant:hand", "armadillo:armadillo"};
-  int reps = 3;
+  int reps = 5;
   app.add_option("--meshes", mesh_dir, "folder of the .off meshes")->capture_default_str();
   app.add_option("--scene", scene_args, "first:second mesh names (repeatable)")->capture_default_str();
   app.add_option("--reps", reps, "runs of each query (the median rate is kept)")->capture_default_str()->check(
