@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <random>
 
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
@@ -132,6 +133,34 @@ std::string scene_test_name(const ::testing::TestParamInfo<int>& info) {
   return real_scenes::kNames[std::size_t(info.param)];
 }
 INSTANTIATE_TEST_SUITE_P(Real, TopV2Scenes, ::testing::Values(0, 1, 2), scene_test_name);
+
+// The pose classes all share one rotation, so each SAT lane sees one face triple of the other
+// object (one multiplexer select per product) in them. Random rotations at the intersecting
+// class's translation give every lane other triples, and other axis tables taken at START.
+TEST(TopV2, RandomRotationsCycleExact) {
+  const Scene& sc = scene(0);  // cow and cow: at the class's small shift, any rotation overlaps
+  const model::ModelParams mp = model::v2_params();
+  const Vec3 translation = pose_of(sc, PoseClass::Intersecting).pose.translation;
+  std::mt19937_64 rng(20261127);
+  std::normal_distribution<double> normal;
+  int deep_queries = 0;
+  for (int i = 0; i < 16; ++i) {
+    Pose pose;
+    pose.rotation = Eigen::Quaterniond(normal(rng), normal(rng), normal(rng), normal(rng)).normalized();
+    pose.translation = translation;
+    SCOPED_TRACE("rotation " + std::to_string(i));
+    const QueryResult ref = collide(*sc.first, *sc.second, pose, {}, SatBackend::Fixed, mp.fixed);
+    const model::ModelResult m = model::simulate(*sc.first, *sc.second, pose, mp);
+    const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, pose, top_params(mp));
+    ASSERT_TRUE(r.started);
+    EXPECT_FALSE(r.overflow);
+    EXPECT_EQ(r.contacts, ref.contacts);
+    expect_counters_equal(r, m.stats);
+    EXPECT_EQ(r.counter(Cnt::kPairTests), ref.stats.pair_tests);
+    deep_queries += r.counter(Cnt::kPairTests) > 100 ? 1 : 0;
+  }
+  EXPECT_GE(deep_queries, 8);  // most rotations overlap: the lanes work through many pairs
+}
 
 TEST(TopV2, DescentRulesCycleExact) {
   for (DescentRule rule : {DescentRule::First, DescentRule::Second}) {
