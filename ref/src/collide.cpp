@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -13,7 +12,6 @@
 #include <mutex>
 #include <new>
 #include <optional>
-#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -272,26 +270,10 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
     };
     return traverse(first, second, options, pair_test, triangle_test);
   }
-  // The calling thread keeps its own test, also for the tasks it runs; the other threads' tests
-  // are made only once tasks start (a query ending in the sequential start, such as a separated
-  // pose, then costs no more than on one thread).
-  const std::thread::id caller = std::this_thread::get_id();
-  LateValue<Test> own;
-  LateValue<tbb::enumerable_thread_specific<std::optional<Test>>> others;
-  auto triangle_test = [&](int tf, int ts) {
-    if (std::this_thread::get_id() == caller) {
-      if (!own) own.emplace(make_triangle_test());
-      return (*own)(tf, ts);
-    }
-    std::optional<Test>& test = (*others).local();
-    if (!test) test.emplace(make_triangle_test());
-    return (*test)(tf, ts);
-  };
   auto start_tasks = [&] {
-    others.emplace();
     if constexpr (!std::is_null_pointer_v<BeforeTasks>) before_tasks();
   };
-  return detail::traverse_parallel(first, second, options, options.threads, pair_test, triangle_test, start_tasks);
+  return detail::traverse_parallel(first, second, options, options.threads, pair_test, make_triangle_test, start_tasks);
 }
 
 // The query of a pose whose root pair roots_clear_on_first_axis settles: the traversal (the
