@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "kdopcd/sat_setup.hpp"
+#include "no_loop_to_memset.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace kdopcd {
@@ -116,7 +117,7 @@ void ProjectedTripleLanes::make_axis(const OrientationSet& set, const Mat3& M, i
 
 // The lanes past the axes are zeroed in a loop: the memset calls g++ makes of it otherwise cost
 // more than the stores.
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
+KDOPCD_NO_LOOP_TO_MEMSET
 void ProjectedTripleLanes::make_all(const OrientationSet& set, const Mat3& M, int n) {
   constexpr int kBlocks = kLanes / kBlock;
   constexpr std::uint32_t kAll = (1u << kBlocks) - 1;

@@ -10,6 +10,7 @@
 #include <array>
 
 #include "kdopcd/sat_float_axes.hpp"
+#include "no_loop_to_memset.hpp"
 #include "node_terms_cache.hpp"
 #include "pair_lanes_order-inl.h"
 
@@ -291,7 +292,7 @@ namespace {
 // The padding lanes [from, kFilledSlots), in a loop of their own: without a select per field in
 // the axes' loop. It is kept a loop: as the memset calls g++ makes of it otherwise (one per
 // field, twelve per parity) it cost more than the stores.
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) void pad_lanes(FloatAxisLanes& lanes, int from) {
+KDOPCD_NO_LOOP_TO_MEMSET void pad_lanes(FloatAxisLanes& lanes, int from) {
   for (int e = from; e < kFilledSlots; ++e) {
     for (int m = 0; m < 3; ++m) {
       lanes.j[m][e] = 0;

@@ -142,7 +142,9 @@ TEST_P(Differential, ContactsEqualTheFixedReference) {
     const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed);
     const Outcome o = b.run(sc, cp.pose);
     EXPECT_EQ(o.contacts, ref.contacts);
-    if (o.fixed_arithmetic) EXPECT_EQ(o.pair_tests, ref.stats.pair_tests);
+    if (o.fixed_arithmetic) {
+      EXPECT_EQ(o.pair_tests, ref.stats.pair_tests);
+    }
   }
 }
 
