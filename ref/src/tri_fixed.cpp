@@ -18,7 +18,7 @@
 // normal (largest |n_k|, ties to the lower k).
 #include "kdopcd/tri_fixed.hpp"
 
-#include "orient3d_filter.hpp"
+#include "kdopcd/filtered_predicates.hpp"
 
 #include <algorithm>
 #include <array>
@@ -30,7 +30,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 
-#include "guigue_devillers.hpp"
+#include "kdopcd/guigue_devillers.hpp"
 #include "kdopcd/tri_tri.hpp"
 
 namespace kdopcd {
@@ -86,8 +86,8 @@ inline int orient3(const FixedVertex& a, const FixedVertex& b, const FixedVertex
     const double wx = double(w0), wy = double(w1), wz = double(w2);
     // A zero permanent means every product is exactly 0 (a nonzero integer stays nonzero in
     // double): the determinant is 0.
-    const int filtered = detail::orient3d_filter(ux, uy, uz, vx, vy, vz, wx, wy, wz);
-    if (filtered != detail::kOrient3dUndecided) return filtered;
+    const int filtered = filtered::orient3d_of_differences(ux, uy, uz, vx, vy, vz, wx, wy, wz);
+    if (filtered != filtered::kUndecided) return filtered;
   }
   const i128 c0 = minor2(v1, v2, w1, w2), c1 = minor2(v2, v0, w2, w0), c2 = minor2(v0, v1, w0, w1);
   // Exact in __int128 when every product |u_i c_i| < 2^125 (the sum is then < 3 2^125 < 2^127),
@@ -329,7 +329,8 @@ int fixed_orient2d(std::int64_t ax, std::int64_t ay, std::int64_t bx, std::int64
 bool fixed_triangles_intersect(const FixedTriangle& a, const FixedTriangle& b) {
   check_coordinates(a);
   check_coordinates(b);
-  return detail::GuigueDevillers<FixedKernel>::intersect(a.v[0], a.v[1], a.v[2], b.v[0], b.v[1], b.v[2]);
+  FixedKernel kernel;
+  return detail::GuigueDevillers<FixedKernel>(kernel).intersect(a.v[0], a.v[1], a.v[2], b.v[0], b.v[1], b.v[2]);
 }
 
 double triangle_delta(double s, TriangleFixedParams params) {

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <utility>
 
-#include "guigue_devillers.hpp"
+#include "kdopcd/guigue_devillers.hpp"
 #include "kdopcd/predicates.hpp"
 
 namespace kdopcd {
@@ -60,7 +60,8 @@ struct DoubleKernel {
 
 bool triangles_intersect(const Vec3& p1, const Vec3& q1, const Vec3& r1,  //
                          const Vec3& p2, const Vec3& q2, const Vec3& r2) {
-  return detail::GuigueDevillers<DoubleKernel>::intersect(p1, q1, r1, p2, q2, r2);
+  DoubleKernel kernel;
+  return detail::GuigueDevillers<DoubleKernel>(kernel).intersect(p1, q1, r1, p2, q2, r2);
 }
 
 }  // namespace kdopcd

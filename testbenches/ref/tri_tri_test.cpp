@@ -25,6 +25,7 @@
 #include "kdopcd/predicates.hpp"
 #include "kdopcd/tri_tri.hpp"
 #include "kdopcd/tri_tri_exact.hpp"
+#include "kdopcd/tri_tri_filtered.hpp"
 
 namespace {
 
@@ -39,6 +40,12 @@ bool fast(const Tri& a, const Tri& b) {
 }
 bool exact(const Tri& a, const Tri& b) {
   return kdopcd::triangles_intersect_exact(a[0], a[1], a[2], b[0], b[1], b[2]);
+}
+kdopcd::Point3 point3(const Vec3& v) { return {{v.x(), v.y(), v.z()}}; }
+// The GPU's filter-only test: Intersect, Disjoint or Undecided.
+kdopcd::TriangleVerdict filtered(const Tri& a, const Tri& b) {
+  return kdopcd::triangles_intersect_filtered(point3(a[0]), point3(a[1]), point3(a[2]), point3(b[0]), point3(b[1]),
+                                              point3(b[2]));
 }
 
 std::string show(const Tri& a, const Tri& b) {
@@ -91,23 +98,29 @@ std::vector<std::pair<Tri, Tri>> variants(const Tri& a, const Tri& b) {
   return out;
 }
 
-// Compares fast and exact on one pair; returns the exact answer. Counts into `stats`.
+// Compares fast and exact on one pair, and the filter-only test, whose every decided verdict
+// must be the exact one. Counts into `stats`.
 struct Stats {
-  long pairs = 0, hits = 0, mismatches = 0;
+  long pairs = 0, hits = 0, mismatches = 0, undecided = 0;
   std::vector<std::string> first;  // the first few mismatches, printed by the caller
   void add(const Tri& a, const Tri& b) {
     const bool e = exact(a, b), f = fast(a, b);
+    const kdopcd::TriangleVerdict v = filtered(a, b);
     ++pairs;
     hits += e;
-    if (e != f) {
+    undecided += v == kdopcd::TriangleVerdict::Undecided;
+    const bool filtered_wrong = v != kdopcd::TriangleVerdict::Undecided && (v == kdopcd::TriangleVerdict::Intersect) != e;
+    if (e != f || filtered_wrong) {
       ++mismatches;
-      if (first.size() < 5) first.push_back(show(a, b) + (e ? " exact=1" : " exact=0"));
+      if (first.size() < 5)
+        first.push_back(show(a, b) + (e ? " exact=1" : " exact=0") + (filtered_wrong ? " (filtered)" : " (fast)"));
     }
   }
   void merge(const Stats& o) {
     pairs += o.pairs;
     hits += o.hits;
     mismatches += o.mismatches;
+    undecided += o.undecided;
     for (const auto& s : o.first)
       if (first.size() < 5) first.push_back(s);
   }
@@ -369,6 +382,10 @@ TEST(TriTriRandom, FastMatchesExactAtSeveralScales) {
     // Both answers must be well represented, or the family tests nothing.
     EXPECT_GT(s.hits, s.pairs / 50) << f.name;
     EXPECT_LT(s.hits, s.pairs - s.pairs / 50) << f.name;
+    // In general position the filters decide almost every pair (the GPU sends the rest to the
+    // host); outside their range (huge/tiny) they decide none, which is correct too.
+    if (i < 3) EXPECT_LT(s.undecided, s.pairs / 1000) << f.name;
+    if (i == 4) EXPECT_EQ(s.undecided, s.pairs) << f.name;
     total += s.pairs;
   }
   EXPECT_GE(total, 200000);

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "kdopcd/config.hpp"
 #include "kdopcd/mesh.hpp"
 #include "kdopcd/vec.hpp"
 
@@ -28,7 +29,19 @@ std::vector<Pose> load_poses(const std::string& path);  // the path must be a re
 // triangle test (traversal and brute force) runs on these same doubles.
 std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose);
 // One vertex, rounded exactly as place_vertices rounds it (R = pose.matrix()).
-inline Vec3 place_vertex(const Mat3& R, const Vec3& t, const Vec3& x) { return R * x + t; }
+// Each coordinate is ((R_i0 x_0 + R_i1 x_1) + R_i2 x_2) + t_i, rounded in that order: written out
+// rather than Eigen's R * x + t, whose order of summation depends on its vectorization (two rows
+// in SIMD lanes, the third as x_0 + (x_1 + x_2) with SSE2), so that the GPU's place_point gives the
+// same doubles.
+KDOPCD_HD inline void place_point(const double* R_row_major, const double* t, const double* x, double* out) {
+  for (int i = 0; i < 3; ++i)
+    out[i] = ((R_row_major[3 * i] * x[0] + R_row_major[3 * i + 1] * x[1]) + R_row_major[3 * i + 2] * x[2]) + t[i];
+}
+inline Vec3 place_vertex(const Mat3& R, const Vec3& t, const Vec3& x) {
+  Vec3 out;
+  for (int i = 0; i < 3; ++i) out[i] = ((R(i, 0) * x[0] + R(i, 1) * x[1]) + R(i, 2) * x[2]) + t[i];
+  return out;
+}
 
 // The pose in centred frames (docs/fixed-point.md §2): with x_first = y_first + c_first and
 // x_second = y_second + c_second, x_first = M x_second + T becomes y_first = M y_second + T_c,

@@ -5,7 +5,7 @@
 // other's face or edge, coplanar overlap or contact). Degenerate triangles (collinear or repeated
 // vertices) are tested as the segment or point they are. Coordinates must be finite.
 // Algorithm: Guigue & Devillers (2003) on exact orientation predicates (kdopcd/predicates.hpp);
-// see ref/src/guigue_devillers.hpp for why every case is exact. tri_tri_exact.hpp is the independent slow check.
+// see ref/include/kdopcd/guigue_devillers.hpp for why every case is exact. tri_tri_exact.hpp is the independent slow check.
 #include "kdopcd/vec.hpp"
 
 namespace kdopcd {

@@ -30,22 +30,25 @@
 //
 // Nothing loops and nothing divides: the cost is a bounded number of predicate calls.
 //
-// Kernel requirements (K):
+// Kernel requirements (K), called on the kernel instance the test is made with (a kernel may keep
+// state, as the GPU's filtered kernel does to say that a sign was left undecided):
 //   K::Point                 3D point with exact coordinates, indexable p[0..2]
 //   K::Coord                 its coordinate type (exact comparisons with <, ==)
-//   K::orient3d(a,b,c,d)     exact sign of orient3d, in {-1,0,1}
-//   K::orient3d3(a,b,c,d0,d1,d2)     {orient3d(a,b,c,d0), orient3d(a,b,c,d1), orient3d(a,b,c,d2)}
-//   K::orient2d(ax,ay,bx,by,cx,cy)   exact sign of orient2d, in {-1,0,1}
-//   K::projection_axis(p,q,r)        an axis k along which project(., k) of the triangle is
+//   k.orient3d(a,b,c,d)      exact sign of orient3d, in {-1,0,1}
+//   k.orient3d3(a,b,c,d0,d1,d2)      {orient3d(a,b,c,d0), orient3d(a,b,c,d1), orient3d(a,b,c,d2)}
+//   k.orient2d(ax,ay,bx,by,cx,cy)    exact sign of orient2d, in {-1,0,1}
+//   k.projection_axis(p,q,r)         an axis k along which project(., k) of the triangle is
 //                            non-degenerate (exact orient2d != 0), or -1 when the triangle is
 //                            degenerate (normal exactly 0). Which such axis is the kernel's
 //                            choice; any one gives the same answer.
-// Internal header: include only from ref/src/*.cpp.
+// KDOPCD_HD: the GPU's triangle test runs it with a filtered kernel (tri_tri_filtered.hpp).
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <utility>
+
+#include "kdopcd/config.hpp"
 
 namespace kdopcd::detail {
 
@@ -57,7 +60,7 @@ struct Point2 {
 // Drops coordinate k. The cyclic order (y,z), (z,x), (x,y) makes orient2d of a projected
 // triangle carry the sign of the k-th component of its normal (q-p) x (r-p).
 template <class Coord, class Point>
-inline Point2<Coord> project(const Point& v, int k) {
+KDOPCD_HD inline Point2<Coord> project(const Point& v, int k) {
   switch (k) {
     case 0: return {v[1], v[2]};
     case 1: return {v[2], v[0]};
@@ -71,14 +74,16 @@ class GuigueDevillers {
   using Point = typename K::Point;
   using P2 = Point2<typename K::Coord>;
 
+  KDOPCD_HD explicit GuigueDevillers(K& kernel) : k_(kernel) {}
+
   // Closed triangles (p1,q1,r1) and (p2,q2,r2), possibly degenerate.
-  static bool intersect(const Point& p1, const Point& q1, const Point& r1,  //
+  KDOPCD_HD bool intersect(const Point& p1, const Point& q1, const Point& r1,  //
                         const Point& p2, const Point& q2, const Point& r2) {
     // Signs of T1's vertices w.r.t. plane 2 (orient3d(p2,q2,r2,x), the paper's convention).
-    const auto [dp1, dq1, dr1] = K::orient3d3(p2, q2, r2, p1, q1, r1);
+    const auto [dp1, dq1, dr1] = k_.orient3d3(p2, q2, r2, p1, q1, r1);
     if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
 
-    const auto [dp2, dq2, dr2] = K::orient3d3(p1, q1, r1, p2, q2, r2);
+    const auto [dp2, dq2, dr2] = k_.orient3d3(p1, q1, r1, p2, q2, r2);
     if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
 
     // Permutes T1 into canonical form (p1 alone on its side), swapping q2/r2 to keep the
@@ -110,10 +115,10 @@ class GuigueDevillers {
   }
 
  private:
-  static P2 proj(const Point& v, int k) { return project<typename K::Coord>(v, k); }
+  KDOPCD_HD P2 proj(const Point& v, int k) { return project<typename K::Coord>(v, k); }
 
-  static int orient2(const P2& a, const P2& b, const P2& c) {
-    return K::orient2d(a.x, a.y, b.x, b.y, c.x, c.y);
+  KDOPCD_HD int orient2(const P2& a, const P2& b, const P2& c) {
+    return k_.orient2d(a.x, a.y, b.x, b.y, c.x, c.y);
   }
 
   // ---- Guigue-Devillers, 2D (paper Sec. 4). Triangles counter-clockwise, non-degenerate. ----
@@ -121,7 +126,7 @@ class GuigueDevillers {
 
   // p1 is outside the edge lines p2q2 and r2p2 (the region of vertex p2): decides with the two
   // edges of T1 at p1.
-  static bool intersection_test_vertex(const P2& p1, const P2& q1, const P2& r1,  //
+  KDOPCD_HD bool intersection_test_vertex(const P2& p1, const P2& q1, const P2& r1,  //
                                        const P2& p2, const P2& q2, const P2& r2) {
     if (orient2(r2, p2, q1) >= 0) {
       if (orient2(r2, q2, q1) <= 0) {
@@ -140,7 +145,7 @@ class GuigueDevillers {
   }
 
   // p1 is outside the edge line r2p2 only (the region of that edge).
-  static bool intersection_test_edge(const P2& p1, const P2& q1, const P2& r1,  //
+  KDOPCD_HD bool intersection_test_edge(const P2& p1, const P2& q1, const P2& r1,  //
                                      const P2& p2, const P2& /*q2*/, const P2& r2) {
     if (orient2(r2, p2, q1) >= 0) {
       if (orient2(p1, p2, q1) >= 0) return orient2(p1, q1, r2) >= 0;
@@ -154,7 +159,7 @@ class GuigueDevillers {
   }
 
   // Classifies p1 against the three edge lines of T2 (7 regions), then one of the tests above.
-  static bool ccw_tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
+  KDOPCD_HD bool ccw_tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
                              const P2& p2, const P2& q2, const P2& r2) {
     if (orient2(p2, q2, p1) >= 0) {
       if (orient2(q2, r2, p1) >= 0) {
@@ -171,7 +176,7 @@ class GuigueDevillers {
     return intersection_test_vertex(p1, q1, r1, r2, p2, q2);
   }
 
-  static bool tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
+  KDOPCD_HD bool tri_tri_2d(const P2& p1, const P2& q1, const P2& r1,  //
                          const P2& p2, const P2& q2, const P2& r2) {
     // Reorder to counter-clockwise (exact signs; both triangles are known non-degenerate).
     const bool cw1 = orient2(p1, q1, r1) < 0;
@@ -182,7 +187,7 @@ class GuigueDevillers {
   // ---- Exact segment / point tests for degenerate triangles ----
 
   // Closed 2D segments [a,b], [c,d]; either may be a point.
-  static bool segments_intersect_2d(const P2& a, const P2& b, const P2& c, const P2& d) {
+  KDOPCD_HD bool segments_intersect_2d(const P2& a, const P2& b, const P2& c, const P2& d) {
     const int d1 = orient2(a, b, c), d2 = orient2(a, b, d);
     const int d3 = orient2(c, d, a), d4 = orient2(c, d, b);
     if (d1 * d2 > 0 || d3 * d4 > 0) return false;  // both ends strictly on one side
@@ -200,7 +205,7 @@ class GuigueDevillers {
     return true;
   }
 
-  static bool point_in_triangle_2d(const P2& x, const P2& p, const P2& q, const P2& r) {
+  KDOPCD_HD bool point_in_triangle_2d(const P2& x, const P2& p, const P2& q, const P2& r) {
     // Non-degenerate triangle: x is in the closed triangle iff no two edge signs are opposite.
     const int o1 = orient2(p, q, x), o2 = orient2(q, r, x), o3 = orient2(r, p, x);
     return !((o1 < 0 || o2 < 0 || o3 < 0) && (o1 > 0 || o2 > 0 || o3 > 0));
@@ -208,9 +213,9 @@ class GuigueDevillers {
 
   // Closed segment [a,b] (possibly a point) vs non-degenerate triangle (p,q,r); k is an axis
   // along which the triangle projects non-degenerately (exactly).
-  static bool segment_triangle(const Point& a, const Point& b, const Point& p, const Point& q,
+  KDOPCD_HD bool segment_triangle(const Point& a, const Point& b, const Point& p, const Point& q,
                                const Point& r, int k) {
-    const int oa = K::orient3d(p, q, r, a), ob = K::orient3d(p, q, r, b);
+    const int oa = k_.orient3d(p, q, r, a), ob = k_.orient3d(p, q, r, b);
     if (oa * ob > 0) return false;  // strictly on one side of the plane
     const P2 P = proj(p, k), Q = proj(q, k), R = proj(r, k);
     if (oa == 0 && ob == 0) {
@@ -226,15 +231,15 @@ class GuigueDevillers {
     // of (X,p,q) times one common nonzero factor (b-a).n, so X is in the closed triangle iff the
     // three signs below are never strictly opposite (they cannot all be 0: the triangle has
     // area).
-    const int s1 = K::orient3d(a, b, p, q), s2 = K::orient3d(a, b, q, r),
-              s3 = K::orient3d(a, b, r, p);
+    const int s1 = k_.orient3d(a, b, p, q), s2 = k_.orient3d(a, b, q, r),
+              s3 = k_.orient3d(a, b, r, p);
     return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
   }
 
   // Closed 3D segments (possibly points).
-  static bool segments_intersect_3d(const Point& a, const Point& b, const Point& c,
+  KDOPCD_HD bool segments_intersect_3d(const Point& a, const Point& b, const Point& c,
                                     const Point& d) {
-    if (K::orient3d(a, b, c, d) != 0) return false;  // not coplanar: disjoint
+    if (k_.orient3d(a, b, c, d) != 0) return false;  // not coplanar: disjoint
     // Coplanar. Meeting in 3D implies meeting in every axis projection. Conversely one of the
     // three projections is injective on the affine hull of {a,b,c,d} (a plane with some nonzero
     // normal component, a line not parallel to some axis, or a point), and there the 2D answer
@@ -248,7 +253,7 @@ class GuigueDevillers {
   // A degenerate triangle is the segment between its extreme vertices (a point if all equal).
   // Along an axis where the collinear vertices are not all equal, that coordinate is strictly
   // monotone on their line, so its min and max vertices are the extremes (exact comparisons).
-  static std::pair<Point, Point> extent(const Point& p, const Point& q, const Point& r) {
+  KDOPCD_HD std::pair<Point, Point> extent(const Point& p, const Point& q, const Point& r) {
     for (int i = 0; i < 3; ++i) {
       if (p[i] == q[i] && q[i] == r[i]) continue;
       const Point* lo = &p;
@@ -263,10 +268,10 @@ class GuigueDevillers {
   }
 
   // Reached when GD found all signs of one triangle zero: coplanar, or a triangle is degenerate.
-  static bool coplanar_or_degenerate(const Point& p1, const Point& q1, const Point& r1,  //
+  KDOPCD_HD bool coplanar_or_degenerate(const Point& p1, const Point& q1, const Point& r1,  //
                                      const Point& p2, const Point& q2, const Point& r2) {
-    const int k1 = K::projection_axis(p1, q1, r1);
-    const int k2 = K::projection_axis(p2, q2, r2);
+    const int k1 = k_.projection_axis(p1, q1, r1);
+    const int k2 = k_.projection_axis(p2, q2, r2);
     if (k1 >= 0 && k2 >= 0) {
       // Both non-degenerate, one lies in the other's plane: truly coplanar (paper Sec. 4).
       return tri_tri_2d(proj(p1, k1), proj(q1, k1), proj(r1, k1),  //
@@ -291,15 +296,15 @@ class GuigueDevillers {
   // Canonical form: p1 alone on its side of plane 2, p2 alone on its side of plane 1, both
   // triangles oriented so that the interval test is two orientation signs (paper eq. for
   // [i,j] overlap [k,l]).
-  static int check_min_max(const Point& p1, const Point& q1, const Point& r1,  //
+  KDOPCD_HD int check_min_max(const Point& p1, const Point& q1, const Point& r1,  //
                            const Point& p2, const Point& q2, const Point& r2) {
-    if (K::orient3d(p1, q1, p2, q2) > 0) return 0;
-    if (K::orient3d(p1, r1, r2, p2) > 0) return 0;
+    if (k_.orient3d(p1, q1, p2, q2) > 0) return 0;
+    if (k_.orient3d(p1, r1, r2, p2) > 0) return 0;
     return 1;
   }
 
   // Permutes T2 into canonical form given its signs w.r.t. plane 1 (the paper's TRI_TRI_3D).
-  static int tri_tri_3d(const Point& p1, const Point& q1, const Point& r1,  //
+  KDOPCD_HD int tri_tri_3d(const Point& p1, const Point& q1, const Point& r1,  //
                         const Point& p2, const Point& q2, const Point& r2, int dp2, int dq2,
                         int dr2) {
     if (dp2 > 0) {
@@ -324,6 +329,8 @@ class GuigueDevillers {
     if (dr2 < 0) return check_min_max(p1, r1, q1, r2, p2, q2);
     return kCoplanar;
   }
+
+  K& k_;
 };
 
 }  // namespace kdopcd::detail
