@@ -10,8 +10,11 @@ bool device_available(std::string* reason) {
   return false;
 }
 
-NarrowOutput device_narrow(const NarrowInput&, std::uint64_t) {
-  throw std::runtime_error("device_narrow: built without CUDA");
+struct DeviceNarrow::Impl {};
+DeviceNarrow::DeviceNarrow() = default;
+DeviceNarrow::~DeviceNarrow() = default;
+NarrowOutput DeviceNarrow::run(const NarrowScene&, const NarrowQuery&, std::uint64_t) {
+  throw std::runtime_error("DeviceNarrow: built without CUDA");
 }
 
 std::vector<ObjectPair> device_grid_pairs(const std::vector<Aabb>&, const GridSpec&) {

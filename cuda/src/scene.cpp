@@ -74,6 +74,11 @@ Scene parse_scene(const std::string& text, const std::string& path) {
     if (!(norm > 0) || !std::isfinite(norm)) throw InputError(fmt::format("{}: rotation cannot be normalized", where));
     obj.pose.rotation = quat.normalized();
     obj.pose.translation = Vec3(t[0], t[1], t[2]);
+    for (const auto& [key, target] : {std::pair<const char*, Vec3*>{"velocity", &obj.velocity}, {"spin", &obj.spin}})
+      if (o.contains(key)) {
+        const auto v = numbers(o, key, 3, where);
+        *target = Vec3(v[0], v[1], v[2]);
+      }
     scene.objects.push_back(std::move(obj));
   }
   if (scene.objects.empty()) throw InputError(fmt::format("{}: no objects", path));
@@ -95,13 +100,50 @@ void save_scene(const Scene& scene, const std::string& path) {
     } catch (const nlohmann::json::exception&) {
       throw InputError(fmt::format("{}: mesh path {} is not valid UTF-8, which a JSON scene cannot hold", path, o.mesh));
     }
+    std::string motion;
+    if (!o.velocity.isZero(0.0) || !o.spin.isZero(0.0))
+      motion = fmt::format(",\"velocity\":[{:.17g},{:.17g},{:.17g}],\"spin\":[{:.17g},{:.17g},{:.17g}]", o.velocity.x(),
+                           o.velocity.y(), o.velocity.z(), o.spin.x(), o.spin.y(), o.spin.z());
     text += fmt::format(
-        "  {{\"mesh\":{},\"rotation\":[{:.17g},{:.17g},{:.17g},{:.17g}],\"translation\":[{:.17g},{:.17g},{:.17g}]}}{}\n",
-        mesh_json, q.w(), q.x(), q.y(), q.z(), t.x(), t.y(),
-        t.z(), i + 1 < scene.objects.size() ? "," : "");
+        "  {{\"mesh\":{},\"rotation\":[{:.17g},{:.17g},{:.17g},{:.17g}],\"translation\":[{:.17g},{:.17g},{:.17g}]{}}}{}\n",
+        mesh_json, q.w(), q.x(), q.y(), q.z(), t.x(), t.y(), t.z(), motion, i + 1 < scene.objects.size() ? "," : "");
   }
   text += "]}\n";
   write_whole_file(path, text);
+}
+
+namespace {
+// A uniformly random unit vector (Marsaglia's method: rejection in the unit disc).
+Vec3 random_direction(SplitMix& rng) {
+  for (;;) {
+    const double a = 2 * rng.uniform() - 1, b = 2 * rng.uniform() - 1, s = a * a + b * b;
+    if (s >= 1 || s == 0) continue;
+    const double f = 2 * std::sqrt(1 - s);
+    return Vec3(a * f, b * f, 1 - 2 * s);
+  }
+}
+}  // namespace
+
+Pose pose_at(const Pose& start, const Vec3& centre, const Vec3& velocity, const Vec3& spin, double time) {
+  Pose p;
+  const double angle = spin.norm() * time;
+  const Eigen::Quaterniond turn =
+      angle > 0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, spin.normalized())) : Eigen::Quaterniond::Identity();
+  p.rotation = (turn * start.rotation).normalized();
+  const Vec3 centre_world = start.rotation * centre + start.translation + velocity * time;
+  p.translation = centre_world - p.rotation * centre;
+  return p;
+}
+
+void generate_motions(Scene& scene, double speed, double spin_rate, std::uint64_t seed) {
+  // A stream of its own, so that the poses of a generated scene do not depend on its motions.
+  SplitMix rng{seed ^ 0x6d6f74696f6e73ull};
+  for (SceneObject& o : scene.objects) {
+    const Vec3 v = random_direction(rng) * speed, w = random_direction(rng) * spin_rate;
+    if (!o.velocity.isZero(0.0) || !o.spin.isZero(0.0)) continue;
+    o.velocity = v;
+    o.spin = w;
+  }
 }
 
 Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects, double density, std::uint64_t seed) {

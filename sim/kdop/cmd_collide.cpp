@@ -19,6 +19,10 @@
 #include "kdopcd/tri_fixed.hpp"
 #include "query_report.hpp"
 
+#if defined(KDOPCD_WITH_CUDA)
+#include "kdopcd_cuda/narrow_runner.hpp"
+#endif
+
 namespace kdopcd::cli {
 namespace {
 
@@ -30,8 +34,11 @@ struct CollideArgs {
   std::string backend = "float";
   std::string bits = "18,18,18";
   std::string tri_bits = "24,24";
+  std::string device = "reference";
   bool check = false;
 };
+
+
 
 // "v,m" or one "n" for both: the triangle unit's bits (TriangleFixedParams).
 TriangleFixedParams parse_tri_bits(const std::string& text) {
@@ -54,6 +61,54 @@ TriangleFixedParams parse_tri_bits(const std::string& text) {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+#if defined(KDOPCD_WITH_CUDA)
+// The queries on the GPU's narrow phase (--device cuda), or on the same code on CPU threads
+// (--device host), the trees resident: one call per pose (its latency, as the reference's rows),
+// then all poses in one call (the batch). The triangle test is the exact one, also with the fixed SAT.
+std::vector<PoseOutcome> device_queries(const DopTree& first, const DopTree& second, const std::vector<Pose>& poses,
+                                        const TraversalOptions& traversal, SatBackend backend, const FixedParams& fixed,
+                                        const std::string& device) {
+  cuda::NarrowOptions o;
+  o.backend = device == "cuda" ? cuda::Backend::Cuda : cuda::Backend::Host;
+  o.axes = traversal.axes;
+  o.rule = traversal.rule;
+  o.sat = backend;
+  o.fixed = fixed;
+  const cuda::NarrowRunner runner({&first, &second});
+  // One untimed call first: it uploads the trees (resident from then on) and, on the GPU, creates
+  // the context; every timed call after it is a query as a simulation would make it.
+  runner.run({cuda::TaskSpec{0, 1, poses.front()}}, o);
+  std::vector<PoseOutcome> outcomes;
+  std::vector<cuda::TaskSpec> batch;
+  for (const Pose& pose : poses) {
+    const cuda::TaskSpec task{0, 1, pose};
+    batch.push_back(task);
+    const auto t0 = std::chrono::steady_clock::now();
+    cuda::NarrowRun run = runner.run({task}, o);
+    PoseOutcome outcome;
+    outcome.seconds = seconds_since(t0);
+    TraversalStats& s = outcome.result.stats;
+    s.pair_tests = run.counters[0].pair_tests;
+    s.axis_tests = run.counters[0].axis_tests;
+    s.leaf_pairs = s.triangle_tests = run.counters[0].leaf_pairs;
+    outcome.result.contacts = std::move(run.contacts[0]);
+    s.contacts = outcome.result.contacts.size();
+    outcomes.push_back(std::move(outcome));
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const cuda::NarrowRun all = runner.run(batch, o);
+  const double seconds = seconds_since(t0);
+  fmt::print("device {}: all {} poses in one call {:.3f} ms (set-up {:.3f}, narrow {:.3f} [upload {:.3f}, compute "
+             "{:.3f}, download {:.3f}], exact fallback {:.3f} for {} of {} triangle tests)\n",
+             device, poses.size(), seconds * 1e3, all.setup * 1e3, all.narrow * 1e3, all.device_upload * 1e3,
+             all.device_kernels * 1e3, all.device_download * 1e3, all.exact * 1e3, all.exact_fallbacks, all.candidates);
+  for (std::size_t i = 0; i < poses.size(); ++i)
+    if (all.contacts[i] != outcomes[i].result.contacts || all.counters[i].pair_tests != outcomes[i].result.stats.pair_tests)
+      throw std::logic_error(fmt::format("device {}: pose {} answered differently alone and in the batch", device, i));
+  return outcomes;
+}
+#endif
 
 // --check with --backend fixed: the triangle unit decides on quantized vertices, so its contact set
 // may legitimately differ from brute force (exact test on the doubles) in pairs whose triangles are
@@ -114,6 +169,16 @@ void run_collide(const CollideArgs& args) {
   const SatBackend backend = parse_sat_backend(args.backend);
   const FixedParams fixed = parse_bits_option(args.bits);
   const TriangleFixedParams tri = parse_tri_bits(args.tri_bits);
+  const bool on_device = args.device != "reference";
+#if defined(KDOPCD_WITH_CUDA)
+  if (on_device && backend == SatBackend::Exact)
+    throw InputError("--device " + args.device + ": the SAT backend must be float or fixed");
+#else
+  if (on_device) throw InputError("--device " + args.device + ": this kdop was built without the CUDA part");
+#endif
+  // The fixed backend of the reference decides triangle pairs with the fixed-point triangle unit;
+  // the device path (and every other backend) with the exact test on the doubles.
+  const bool triangle_unit = backend == SatBackend::Fixed && !on_device;
 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
@@ -134,20 +199,29 @@ void run_collide(const CollideArgs& args) {
       fmt::print(stderr, "warning: {}\n", w);
 
   std::vector<PoseOutcome> outcomes;
+  std::vector<PoseOutcome> device_outcomes;
+#if defined(KDOPCD_WITH_CUDA)
+  if (on_device) device_outcomes = device_queries(first_tree, second_tree, poses, options, backend, fixed, args.device);
+#endif
   print_table_header();
   bool all_equal = true;
   std::size_t within_delta = 0;
   for (std::size_t i = 0; i < poses.size(); ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    PoseOutcome outcome{collide(first_tree, second_tree, poses[i], options, backend, fixed, tri), 0};
-    outcome.seconds = seconds_since(t0);
-    print_table_row(i, outcome);
+    PoseOutcome outcome;
+    if (on_device) {
+      outcome = std::move(device_outcomes[i]);
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      outcome.result = collide(first_tree, second_tree, poses[i], options, backend, fixed, tri);
+      outcome.seconds = seconds_since(t0);
+    }
+    print_table_row(i, outcome, !on_device);
     if (args.check) {
       const auto brute = brute_force_contacts(first, second, poses[i]);
       const bool equal = brute == outcome.result.contacts;
       if (equal) {
         fmt::print("      brute force: {} contacts, equal\n", brute.size());
-      } else if (backend == SatBackend::Fixed) {
+      } else if (triangle_unit) {
         const FixedCheck c = check_fixed_difference(first_tree, second_tree, poses[i], tri, brute, outcome.result.contacts);
         all_equal &= c.unexplained == 0;
         within_delta += c.unexplained == 0;
@@ -167,7 +241,7 @@ void run_collide(const CollideArgs& args) {
   }
   if (!args.pairs_path.empty()) write_pairs_file(args.pairs_path, outcomes);
   if (!args.json_path.empty()) {
-    nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"k", args.k},
+    nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"device", args.device}, {"k", args.k},
                              {"axes", args.axes <= 0 ? args.k : std::min(args.axes, args.k)},
                              {"rule", to_string(options.rule)}, {"backend", to_string(backend)},
                              {"bits", {fixed.b, fixed.c, fixed.z}}, {"tri_bits", {tri.v, tri.m}},
@@ -207,6 +281,11 @@ void add_collide_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--pairs", args->pairs_path, "write the contact pairs of every pose to this file");
   cmd->add_option("--json", args->json_path, "write a JSON report to this file");
+  cmd->add_option("--device", args->device,
+                  "where the query runs: reference (kdopcd::collide), cuda (the GPU's narrow phase), host (the GPU's "
+                  "code on CPU threads); cuda and host decide triangles with the exact test")
+      ->check(CLI::IsMember({"reference", "host", "cuda"}))
+      ->capture_default_str();
   cmd->add_flag("--check", args->check, "also compute brute force (all triangle pairs) and compare");
   cmd->callback([args] { run_collide(*args); });
 }

@@ -11,10 +11,10 @@ void print_table_header() {
              "tri_tests", "stack", "query_ms");
 }
 
-void print_table_row(std::size_t pose_index, const PoseOutcome& o) {
+void print_table_row(std::size_t pose_index, const PoseOutcome& o, bool with_stack) {
   const TraversalStats& s = o.result.stats;
   fmt::print("{:>5} {:>9} {:>11} {:>12} {:>10} {:>6} {:>11.3f}\n", pose_index, s.contacts, s.pair_tests, s.axis_tests,
-             s.triangle_tests, s.max_stack_depth, o.seconds * 1e3);
+             s.triangle_tests, with_stack ? fmt::format("{}", s.max_stack_depth) : "-", o.seconds * 1e3);
 }
 
 void write_pairs_file(const std::string& path, const std::vector<PoseOutcome>& outcomes) {

@@ -16,7 +16,8 @@ struct PoseOutcome {
 };
 
 void print_table_header();
-void print_table_row(std::size_t pose_index, const PoseOutcome& outcome);
+// with_stack: print the traversal's deepest stack (the GPU path does not record it: "-").
+void print_table_row(std::size_t pose_index, const PoseOutcome& outcome, bool with_stack = true);
 
 // "pose <index> <count>" then count lines "<tri_first> <tri_second>", poses in order.
 void write_pairs_file(const std::string& path, const std::vector<PoseOutcome>& outcomes);

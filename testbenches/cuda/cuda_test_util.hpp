@@ -2,6 +2,7 @@
 // Shared helpers of the CUDA-part tests: real meshes and generated multibody worlds.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -10,7 +11,12 @@
 
 namespace kdopcd::cuda::test {
 
-inline std::string mesh_path(const std::string& name) { return std::string(KDOPCD_MESH_DIR) + "/" + name; }
+// The meshes' folder: $KDOPCD_MESH_DIR where set (a test bundle run on another machine,
+// scripts/gpu-check.sh), else the build's data/meshes.
+inline std::string mesh_path(const std::string& name) {
+  const char* dir = std::getenv("KDOPCD_MESH_DIR");
+  return std::string(dir && *dir ? dir : KDOPCD_MESH_DIR) + "/" + name;
+}
 
 // Real meshes are part of the suite: a missing one is a failure with a fix, not a skip.
 #define REQUIRE_COW()                                                                        \

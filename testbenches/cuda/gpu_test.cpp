@@ -1,8 +1,12 @@
-// GPU tests: the device broad phase, narrow phase and result buffer against the host backend.
-// Without a usable GPU (no driver: cudaGetDeviceCount returns 35) they skip with the reason.
+// GPU tests: every device result against the host backend (the same steps on CPU threads) and the
+// reference. Without a usable GPU (no driver: cudaGetDeviceCount returns 35) they skip with the
+// reason. The *Small* ones are what scripts/gpu-check.sh runs under compute-sanitizer.
 #include <gtest/gtest.h>
 
 #include "cuda_test_util.hpp"
+#include "kdopcd/error.hpp"
+#include "kdopcd/pose_classes.hpp"
+#include "kdopcd/shapes.hpp"
 
 namespace kdopcd::cuda {
 namespace {
@@ -13,6 +17,21 @@ namespace {
     if (!device_available(&why)) GTEST_SKIP() << "no usable GPU: " << why; \
   } while (0)
 
+// Every field a backend must reproduce.
+void expect_same(const MultibodyResult& gpu, const MultibodyResult& host) {
+  EXPECT_EQ(gpu.broad_pairs, host.broad_pairs);
+  EXPECT_EQ(gpu.candidates, host.candidates);
+  EXPECT_EQ(gpu.contacts, host.contacts);
+  ASSERT_EQ(gpu.pairs.size(), host.pairs.size());
+  for (std::size_t i = 0; i < host.pairs.size(); ++i) {
+    EXPECT_EQ(gpu.pairs[i].contacts, host.pairs[i].contacts);
+    EXPECT_EQ(gpu.pairs[i].stats.pair_tests, host.pairs[i].stats.pair_tests);
+    EXPECT_EQ(gpu.pairs[i].stats.axis_tests, host.pairs[i].stats.axis_tests);
+    EXPECT_EQ(gpu.pairs[i].stats.leaf_pairs, host.pairs[i].stats.leaf_pairs);
+  }
+  EXPECT_EQ(format_pairs(gpu), format_pairs(host));
+}
+
 TEST(Gpu, GridBroadPhaseEqualsSortAndSweep) {
   REQUIRE_GPU();
   REQUIRE_COW();
@@ -22,6 +41,34 @@ TEST(Gpu, GridBroadPhaseEqualsSortAndSweep) {
   EXPECT_EQ(device_grid_pairs(boxes, make_grid(boxes)), sweep);
   EXPECT_EQ(host_grid_pairs(boxes, make_grid(boxes)), sweep);
   EXPECT_GT(sweep.size(), 1000u);
+}
+
+// Both traversals, both SATs, the per-pair and the front split, and a candidate buffer too small
+// (the second run): each equal to the host backend.
+TEST(Gpu, SmallSceneEqualsHost) {
+  REQUIRE_GPU();
+  REQUIRE_COW();
+  const MultibodyWorld world = test::cow_world(16, 6, 11);
+  for (TraversalKind traversal : {TraversalKind::BinaryStack, TraversalKind::ExplicitStack})
+    for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed})
+      for (std::uint64_t split : {0ull, 64ull})
+        for (std::uint64_t capacity : {0ull, 3ull}) {
+          SCOPED_TRACE(std::string(to_string(traversal)) + " " + to_string(sat) + " split " + std::to_string(split) +
+                       " capacity " + std::to_string(capacity));
+          MultibodyOptions o;
+          o.traversal = traversal;
+          o.sat = sat;
+          o.split = split;
+          o.initial_capacity = capacity;
+          const MultibodyResult host = world.run(o);
+          ASSERT_GT(host.contacts, 0u);
+          o.backend = Backend::Cuda;
+          const MultibodyResult gpu = world.run(o);
+          expect_same(gpu, host);
+          if (capacity == 3) {
+            EXPECT_EQ(gpu.launches, 2);
+          }
+        }
 }
 
 TEST(Gpu, DeviceNarrowPhaseEqualsHost) {
@@ -37,42 +84,65 @@ TEST(Gpu, DeviceNarrowPhaseEqualsHost) {
       const MultibodyResult host = world.run(o);
       o.backend = Backend::Cuda;
       const MultibodyResult gpu = world.run(o);
-      EXPECT_EQ(gpu.broad_pairs, host.broad_pairs);
-      ASSERT_EQ(gpu.pairs.size(), host.pairs.size());
-      for (std::size_t i = 0; i < host.pairs.size(); ++i) {
-        EXPECT_EQ(gpu.pairs[i].contacts, host.pairs[i].contacts);
-        EXPECT_EQ(gpu.pairs[i].stats.pair_tests, host.pairs[i].stats.pair_tests);
-        EXPECT_EQ(gpu.pairs[i].stats.axis_tests, host.pairs[i].stats.axis_tests);
-        EXPECT_EQ(gpu.pairs[i].stats.leaf_pairs, host.pairs[i].stats.leaf_pairs);
-      }
+      expect_same(gpu, host);
       EXPECT_GT(host.contacts, 0u);
     }
 }
 
-TEST(Gpu, TinyDeviceResultBufferReturnsEveryContact) {
+// Poses change between runs (frames); the trees stay on the device; every frame equals the host.
+TEST(Gpu, SmallFramesKeepTreesResident) {
   REQUIRE_GPU();
   REQUIRE_COW();
-  const MultibodyWorld world = test::cow_world(27, 6, 2);
-  MultibodyOptions o;
-  o.backend = Backend::Cuda;
-  const MultibodyResult full = world.run(o);
-  for (std::uint64_t capacity : {1ull, 7ull, 100ull}) {
-    o.initial_capacity = capacity;
-    const MultibodyResult tiny = world.run(o);
-    EXPECT_GE(tiny.launches, 2);
-    EXPECT_EQ(tiny.candidates, full.candidates);
-    EXPECT_EQ(format_pairs(tiny), format_pairs(full));
+  MultibodyWorld world = test::cow_world(27, 6, 2);
+  std::vector<Pose> start;
+  for (std::size_t i = 0; i < world.object_count(); ++i) start.push_back(world.pose(i));
+  for (int frame = 0; frame < 3; ++frame) {
+    std::vector<Pose> poses;
+    for (std::size_t i = 0; i < start.size(); ++i)
+      poses.push_back(pose_at(start[i], world.tree_of(i).centre(), Vec3(0.01 * double(i % 3), 0.02, 0),
+                              Vec3(0, 0.3, 0.1 * double(i % 2)), frame));
+    world.set_poses(poses);
+    MultibodyOptions o;
+    const MultibodyResult host = world.run(o);
+    o.backend = Backend::Cuda;
+    expect_same(world.run(o), host);
   }
+}
+
+// One pose of one pair per task, as `kdop collide --device cuda` runs it: the reference's answer in
+// every pose class, for one large pair with the work spread over the device.
+TEST(Gpu, PairQueriesEqualTheReferenceInEveryPoseClass) {
+  REQUIRE_GPU();
+  REQUIRE_COW();
+  const Mesh cow = load_mesh(test::mesh_path("cow.off"));
+  const DopTree tree(cow, 24);
+  const NarrowRunner runner({&tree, &tree});
+  const auto classes =
+      make_pose_classes(tree, tree, Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized())),
+                        Vec3(1, 0.5, 0.25));
+  for (std::uint64_t split : {0ull, 1024ull})
+    for (const ClassifiedPose& cp : classes) {
+      SCOPED_TRACE(std::string(to_string(cp.kind)) + " split " + std::to_string(split));
+      NarrowOptions o;
+      o.backend = Backend::Cuda;
+      o.split = split;
+      const NarrowRun run = runner.run({TaskSpec{0, 1, cp.pose}}, o);
+      const QueryResult ref = collide(tree, tree, cp.pose, TraversalOptions{});
+      EXPECT_EQ(run.contacts[0], ref.contacts);
+      EXPECT_EQ(run.counters[0].pair_tests, ref.stats.pair_tests);
+      EXPECT_EQ(run.counters[0].axis_tests, ref.stats.axis_tests);
+      EXPECT_EQ(run.counters[0].leaf_pairs, ref.stats.leaf_pairs);
+    }
 }
 
 TEST(Gpu, CudaBackendWithoutDeviceIsAnInputError) {
   std::string why;
   if (device_available(&why)) GTEST_SKIP() << "a GPU is present";
-  const MultibodyWorld world({}, {}, {}, 6);
+  EXPECT_FALSE(why.empty());
+  const MultibodyWorld world({make_sphere(1, 1)}, {0, 0}, {Pose{}, Pose{}}, 6);
   MultibodyOptions o;
   o.backend = Backend::Cuda;
-  EXPECT_THROW(world.run(o), std::exception);
-  EXPECT_FALSE(why.empty());
+  EXPECT_THROW(world.run(o), InputError);
 }
 
 }  // namespace

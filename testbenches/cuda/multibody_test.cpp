@@ -167,26 +167,84 @@ TEST(Multibody, TinyResultBufferReturnsEveryContact) {
       o.traversal = traversal;
       o.initial_capacity = capacity;
       const MultibodyResult tiny = world.run(o);
-      EXPECT_GE(tiny.launches, 2);
+      // One run more, with a buffer of exactly the counted candidates.
+      EXPECT_EQ(tiny.launches, 2);
+      EXPECT_EQ(tiny.final_capacity, full.candidates);
       EXPECT_EQ(tiny.candidates, full.candidates);  // no candidate lost or duplicated
       EXPECT_EQ(tiny.contacts, full.contacts);
       ASSERT_EQ(tiny.pairs.size(), full.pairs.size());
-      for (std::size_t i = 0; i < full.pairs.size(); ++i) EXPECT_EQ(tiny.pairs[i].contacts, full.pairs[i].contacts);
+      for (std::size_t i = 0; i < full.pairs.size(); ++i) {
+        EXPECT_EQ(tiny.pairs[i].contacts, full.pairs[i].contacts);
+        EXPECT_EQ(tiny.pairs[i].stats.pair_tests, full.pairs[i].stats.pair_tests);
+        EXPECT_EQ(tiny.pairs[i].stats.leaf_pairs, full.pairs[i].stats.leaf_pairs);
+      }
       EXPECT_EQ(format_pairs(tiny), format_pairs(full));
     }
 }
 
-TEST(Multibody, HostNarrowProtocolStoresPrefixesAndRelaunchesOnlyMissingPairs) {
+// The breadth-first front and the per-thread traversals split the work differently for every
+// split width (0: one traversal per object pair; 1 << 20: the front runs down to the leaves), and
+// every width gives the reference's contacts and counts, on one thread and on several.
+TEST(Multibody, EveryFrontSplitGivesTheReferenceAnswer) {
   REQUIRE_COW();
-  const MultibodyWorld world = test::cow_world(8, 8, 3);
-  // Run twice through host_narrow directly, checking the per-pair bookkeeping.
+  const MultibodyWorld world = test::cow_world(16, 6, 11);
+  const auto broad = sort_and_sweep(world.world_boxes());
+  for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed}) {
+    MultibodyOptions o;
+    o.sat = sat;
+    o.fixed = FixedParams{14, 16, 18};
+    o.initial_capacity = kLargeBuffer;
+    const auto ref = reference_results(world, o, broad, false);
+    for (std::uint64_t split : {0ull, 1ull, 64ull, 4096ull, 1ull << 20})
+      for (TraversalKind traversal : {TraversalKind::BinaryStack, TraversalKind::ExplicitStack})
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(std::string(to_string(sat)) + " split " + std::to_string(split) + " " + to_string(traversal) +
+                       " threads " + std::to_string(threads));
+          o.split = split;
+          o.traversal = traversal;
+          o.threads = threads;
+          const MultibodyResult r = world.run(o);
+          EXPECT_GE(expect_equal_to_reference(ref, r), 3u);
+          if (split <= broad.size()) {
+            EXPECT_EQ(r.units, broad.size());  // one traversal per object pair
+          }
+          if (split == 4096) {
+            EXPECT_GE(r.units, 4096u);  // the front got that wide
+          }
+          if (split == (1ull << 20)) {
+            EXPECT_EQ(r.units, 0u);  // never: the front did everything
+          }
+        }
+  }
+}
+
+// One large object pair (two cows overlapping over most of their length): with a split, its
+// traversal is spread over many units; every split and thread count gives the reference's answer.
+TEST(Multibody, OneLargePairSplitsIntoManyUnits) {
+  REQUIRE_COW();
+  const Mesh cow = load_mesh(test::mesh_path("cow.off"));
+  const Pose overlap{Eigen::Quaterniond(Eigen::AngleAxisd(0.4, Vec3(0, 1, 0))), Vec3(0.05, 0.02, 0)};
+  const MultibodyWorld world({cow}, {0, 0}, {Pose{}, overlap}, 24);
   MultibodyOptions o;
-  o.initial_capacity = 3;
-  const MultibodyResult r = world.run(o);
-  std::uint64_t leaf_pairs = 0;
-  for (const auto& p : r.pairs) leaf_pairs += p.stats.leaf_pairs;
-  EXPECT_EQ(r.candidates, leaf_pairs);
-  EXPECT_LE(r.final_capacity, leaf_pairs);  // the relaunch buffer is the missing size, not more
+  const auto ref = reference_results(world, o, {}, true);
+  ASSERT_GT(ref.begin()->second.stats.pair_tests, 10000u);
+  for (std::uint64_t split : {0ull, 2ull, 512ull})
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE("split " + std::to_string(split) + " threads " + std::to_string(threads));
+      o.split = split;
+      o.threads = threads;
+      const MultibodyResult r = world.run(o);
+      EXPECT_EQ(expect_equal_to_reference(ref, r), 1u);
+      if (split == 0) EXPECT_EQ(r.units, 1u);
+      else EXPECT_GE(r.units, split);
+    }
+}
+
+TEST(Multibody, SplitAboveItsBoundIsAnInputError) {
+  const MultibodyWorld world({make_sphere(1, 1)}, {0, 0}, {Pose{}, Pose{}}, 6);
+  MultibodyOptions o;
+  o.split = kMaxSplit + 1;
+  EXPECT_THROW(world.run(o), InputError);
 }
 
 TEST(Multibody, MixedMeshesAndTheFixedSat) {

@@ -7,9 +7,11 @@
 // and are decided on the host by the reference's exact triangle test, so every contact set is exact
 // and equal to kdopcd::collide's for the same relative pose.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -19,18 +21,34 @@
 #include "kdopcd/pose.hpp"
 #include "kdopcd_cuda/layout.hpp"
 #include "kdopcd_cuda/narrow.hpp"
+#include "kdopcd_cuda/narrow_io.hpp"
+#include "kdopcd_cuda/narrow_runner.hpp"
 
 namespace kdopcd::cuda {
 
 // ---------------------------------------------------------------------------------------------
-// Scenes: {"objects":[{"mesh":"cow.off","rotation":[qw,qx,qy,qz],"translation":[x,y,z]}, ...]}
+// Scenes: {"objects":[{"mesh":"cow.off","rotation":[qw,qx,qy,qz],"translation":[x,y,z],
+//                      "velocity":[vx,vy,vz],"spin":[wx,wy,wz]}, ...]}
+// velocity and spin are optional (0): the motion of `kdop multibody --frames`, in world units and
+// radians per second, the spin about a world axis through the object's centre.
 struct SceneObject {
   std::string mesh;  // path as resolved (relative paths in the file are relative to the file)
   Pose pose;         // world placement: x_world = R(q) x_local + t, q normalized on load
+  Vec3 velocity = Vec3::Zero();
+  Vec3 spin = Vec3::Zero();
 };
 struct Scene {
   std::vector<SceneObject> objects;
 };
+
+// The placement at `time` seconds of an object placed by `start` that moves its local point
+// `centre` at constant velocity and spins about it at constant angular velocity (world frame):
+// R(t) = exp(spin t) R(0), centre(t) = centre(0) + velocity t.
+Pose pose_at(const Pose& start, const Vec3& centre, const Vec3& velocity, const Vec3& spin, double time);
+
+// A motion for every object of a scene that has none: a random direction at `speed` and a random
+// spin axis at `spin_rate` rad/s, deterministic for a seed.
+void generate_motions(Scene& scene, double speed, double spin_rate, std::uint64_t seed);
 
 Scene load_scene(const std::string& path);  // throws InputError with the path and the object index
 // The same from the file's text; relative mesh paths are taken relative to `path`'s folder.
@@ -78,32 +96,15 @@ GridSpec make_grid(const std::vector<Aabb>& boxes);
 std::vector<ObjectPair> host_grid_pairs(const std::vector<Aabb>& boxes, const GridSpec& grid);
 
 // ---------------------------------------------------------------------------------------------
-enum class Backend { Host, Cuda };
 enum class BroadPhase { Grid, SortSweep };
-Backend parse_backend(const std::string& name);        // "host", "cuda"
 BroadPhase parse_broad_phase(const std::string& name);  // "grid", "sweep"
-TraversalKind parse_traversal(const std::string& name); // "binary", "explicit"
-const char* to_string(Backend b);
 const char* to_string(BroadPhase b);
-const char* to_string(TraversalKind t);
 
-struct MultibodyOptions {
-  Backend backend = Backend::Host;
+// The narrow phase's options (narrow_runner.hpp: backend, traversal, split, SAT, threads, ...)
+// and the broad phase. MultibodyWorld::run throws InputError outside their bounds.
+struct MultibodyOptions : NarrowOptions {
   std::optional<BroadPhase> broad;  // default: Grid on the GPU, SortSweep on the host
-  TraversalKind traversal = TraversalKind::BinaryStack;
-  int axes = 0;  // n per DOP pair, 0 = all k
-  DescentRule rule = DescentRule::Shallower;
-  SatBackend sat = SatBackend::Float;  // Float or Fixed (Exact is host-reference only)
-  FixedParams fixed{};
-  int threads = 0;  // host backend and host phases: TBB threads, 0 = all; at most kMaxThreads
-  // Initial result-buffer capacity in candidates; 0 = 256 per object pair (at least 4096); at most
-  // kMaxInitialCapacity. Tests force tiny values to exercise the overflow relaunch.
-  std::uint64_t initial_capacity = 0;
 };
-// Bounds of MultibodyOptions (MultibodyWorld::run throws InputError outside them): TBB cannot
-// create arenas of arbitrary size, and the buffer is allocated at once (12 bytes a candidate).
-inline constexpr int kMaxThreads = 1024;
-inline constexpr std::uint64_t kMaxInitialCapacity = std::uint64_t(1) << 24;
 
 struct PairResult {
   std::uint32_t first_object, second_object;  // first < second
@@ -123,13 +124,16 @@ struct MultibodyResult {
   std::uint64_t candidates = 0;         // overlapping leaf pairs over all object pairs
   std::uint64_t contacts = 0;
   std::uint64_t pair_tests = 0;
-  int launches = 0;                     // narrow-phase launches (1 + relaunches after overflow)
+  int launches = 0;                     // narrow-phase runs: 1, or 2 after a candidate buffer overflow
+  std::uint64_t units = 0;              // per-thread traversals the front handed over (narrow.hpp)
   std::uint64_t final_capacity = 0;     // capacity of the last launch's buffer
+  std::uint64_t exact_fallbacks = 0;    // candidates the filtered triangle test left to the exact one
   BroadPhase broad_used = BroadPhase::SortSweep;
   PhaseTimes times;
 };
 
-// Meshes and trees of a scene, built once (one DopTree per distinct mesh file).
+// Meshes and trees of a scene, built once (one DopTree per distinct mesh file), kept resident by
+// the engines across runs; the poses may change between runs (set_poses: simulation frames).
 class MultibodyWorld {
  public:
   MultibodyWorld(const Scene& scene, int k);
@@ -144,9 +148,12 @@ class MultibodyWorld {
   std::uint32_t mesh_index(std::size_t object) const { return mesh_of_[object]; }
   std::size_t mesh_count() const { return meshes_.size(); }
   const DopTree& tree(std::size_t mesh) const { return *trees_[mesh]; }
-  const PostOrderTree& layout(std::size_t mesh) const { return layouts_[mesh]; }
+  const PostOrderTree& layout(std::size_t mesh) const { return narrow_->layout(mesh); }
   std::vector<Aabb> world_boxes() const;
+  // New world placements of the objects (one per object; the trees stay as they are).
+  void set_poses(std::vector<Pose> poses);
 
+  // Not thread-safe: a world runs one query at a time (it keeps the engines' resident state).
   MultibodyResult run(const MultibodyOptions& options) const;
 
  private:
@@ -154,60 +161,15 @@ class MultibodyWorld {
   int k_;
   std::vector<std::unique_ptr<Mesh>> meshes_;
   std::vector<std::unique_ptr<DopTree>> trees_;
-  std::vector<PostOrderTree> layouts_;
   std::vector<std::uint32_t> mesh_of_;
   std::vector<Pose> poses_;
+  std::unique_ptr<NarrowRunner> narrow_;  // tree m is mesh m's
 };
 
-// ---------------------------------------------------------------------------------------------
-// The narrow phase on flat host arrays (what gets uploaded to the GPU).
-struct NarrowInput {
-  int k = 0;
-  int axes_per_pair = 0;
-  DescentRule rule = DescentRule::Shallower;
-  SatKind sat = SatKind::Float;
-  FixedParams fixed{};
-  TraversalKind traversal = TraversalKind::BinaryStack;
-  int stack_words = 1;  // binary stack: 64-bit words needed (1 or 2); see required_stack_words
-  std::vector<BsNode> nodes;
-  std::vector<double> coefficients;
-  std::vector<TreeInfo> trees;
-  std::vector<std::int64_t> qcoefficients;
-  std::vector<std::int32_t> qtrees;
-  std::vector<PairTask> tasks;
-  std::vector<AxisRecord> axes;
-  std::vector<QuantizedAxis> qaxes;
-};
-
-struct NarrowOutput {
-  std::vector<ResultEntry> results;  // every candidate once, in no particular order
-  std::vector<PairOutcome> outcomes; // per task
-  int launches = 0;
-  std::uint64_t final_capacity = 0;
-  double upload = 0, kernels = 0, download = 0;  // seconds (GPU)
-};
-
-// Words of the binary stack for trees of these depths: the descent path is at most
-// first + second labels long; 1 word holds 63 labels, 2 hold 127. 0 = deeper than supported
-// (the caller reports an error; never a wrong answer). Reference DopTrees are balanced with
-// depth <= ceil(log2 triangles) <= 31, so one word always suffices for them.
-int required_stack_words(int first_depth, int second_depth);
-
-// Host backend: the shared narrow_pair() on TBB threads (threads 0 = all), same buffer protocol.
-NarrowOutput host_narrow(const NarrowInput& input, std::uint64_t initial_capacity, int threads);
-
-// GPU backend (device.cu); without CUDA at build time these throw std::runtime_error.
-// device_available() is false (with the reason) when the build has no CUDA or
-// cudaGetDeviceCount fails (no driver: error 35) or reports no device.
-bool device_available(std::string* reason = nullptr);
-NarrowOutput device_narrow(const NarrowInput& input, std::uint64_t initial_capacity);
 std::vector<ObjectPair> device_grid_pairs(const std::vector<Aabb>& boxes, const GridSpec& grid);
 
 // The --pairs text: for every object pair with contacts, in (a, b) order, "pair <a> <b> <count>"
 // then count lines "<tri_a> <tri_b>" (sorted).
 std::string format_pairs(const MultibodyResult& result);
-
-// Throws std::runtime_error if any pair's traversal overflowed its stack or if stored != emitted.
-void check_outcomes(const NarrowOutput& out);
 
 }  // namespace kdopcd::cuda

@@ -1,29 +1,33 @@
 #pragma once
-// The narrow phase of one object pair on flat arrays: the body of the CUDA kernels (one thread per
-// object pair) and of the host backend (one TBB task per object pair), shared as KDOPCD_HD code.
+// The narrow phase on flat arrays, as KDOPCD_HD steps that the CUDA kernels and the host backend's
+// TBB loops run alike (docs/cuda.md §4). A query is a list of tasks (object pairs, or poses of one
+// pair), each a tandem traversal of two trees. The traversal is split between threads in two
+// phases, so that one large task fills a GPU as well as many small ones do:
+//  1. the front: breadth first, one thread per node pair of a level (all tasks together), each
+//     testing its pair and appending the overlapping pair's children to the next level;
+//  2. once a level holds at least `split` node pairs, each of them is the root of one per-thread
+//     depth-first traversal (binary stack or explicit stack) over its subtrees.
+// split = 0 gives one thread per task (the binary-stack paper's scheme). Every DOP pair of the
+// reference's traversal is tested exactly once either way, so pair tests, axis tests and leaf
+// pairs are the reference's for the same trees and descent rule; only their order differs.
 //
-// Result buffer protocol (docs/cuda.md §4): every overlapping leaf pair (a candidate triangle pair)
-// takes a slot from one 64-bit atomic counter shared by all pairs of a launch; a slot below the
-// capacity is written, a slot at or above it is only counted. Since the counter only grows, the
-// stored candidates of one pair are always a prefix of its (deterministic) candidate sequence, so
-// each pair records how many it emitted and how many are stored. When the counter ends above the
-// capacity, only the pairs with stored < emitted are launched again, into a buffer of exactly the
-// missing size, each skipping the prefix it already stored. No candidate is lost or duplicated.
+// Candidates (overlapping leaf pairs) take slots of one candidate buffer from an atomic counter;
+// slots past the capacity are counted, not written, and the caller runs the query again with a
+// buffer of the counted size, so nothing is lost (narrow_pipeline.hpp).
 #include <cstdint>
 
 #include "kdopcd/config.hpp"
 #include "kdopcd/fixed_format.hpp"
+#include "kdopcd/pose.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_float.hpp"
+#include "kdopcd/tri_tri_filtered.hpp"
+#include "kdopcd_cuda/atomics.hpp"
 #include "kdopcd_cuda/traversal.hpp"
-
-#if !defined(__CUDA_ARCH__)
-#include <atomic>
-#endif
 
 namespace kdopcd::cuda {
 
-// One test axis of a pair's SAT set-up (kdopcd::AxisSetup without L), 80 bytes.
+// One test axis of a task's SAT set-up (kdopcd::AxisSetup without L), 80 bytes.
 struct AxisRecord {
   double PA[3];
   double PB[3];
@@ -38,7 +42,8 @@ struct TreeInfo {
   std::int32_t node_count;  // root = node_offset + node_count - 1 (globally: local root node_count - 1)
 };
 
-// One object pair: first < second (object indices); trees and quantized trees by index.
+// One task: an object pair (first < second, object indices) or a pose of one pair; trees and
+// quantized trees by index.
 struct PairTask {
   std::uint32_t first_object;
   std::uint32_t second_object;
@@ -46,24 +51,51 @@ struct PairTask {
   std::uint32_t second_tree;
   std::uint32_t first_qtree;   // fixed SAT only: index into NarrowView::qtrees
   std::uint32_t second_qtree;
-  std::uint32_t axis_offset;   // first of this pair's k axes in NarrowView::axes / qaxes
+  std::uint32_t axis_offset;   // first of this task's k axes in NarrowView::axes / qaxes
   std::uint32_t unused = 0;
 };
 
-// A candidate triangle pair of object pair `pair` (index into the task list).
+// Where a tree's mesh starts in the concatenated vertex and triangle arrays.
+struct MeshInfo {
+  std::int32_t vertex_offset;    // in vertices (3 doubles each)
+  std::int32_t triangle_offset;  // in triangles (3 vertex indices each, local to the mesh)
+};
+
+// The second object of a task in the first one's frame, x -> R x + t (R row-major): the rotation
+// matrix and translation the reference's place_vertices uses for the same relative pose.
+struct Placement {
+  double R[9];
+  double t[3];
+};
+
+// One vertex placed exactly as the reference's place_vertex rounds it (pose.hpp's place_point; no
+// fused multiply-add: the CUDA build has --fmad=false).
+KDOPCD_HD inline void place_second_vertex(const Placement& p, const double* x, double* out) {
+  place_point(p.R, p.t, x, out);
+}
+
+// A candidate triangle pair of task `pair` (index into the task list).
 struct ResultEntry {
   std::uint32_t pair;
   std::uint32_t first_triangle;
   std::uint32_t second_triangle;
 };
 
-// What one object pair's traversal did (the reference's TraversalStats, per pair).
-struct PairOutcome {
-  std::uint64_t pair_tests;
-  std::uint64_t axis_tests;
-  std::uint32_t emitted;   // overlapping leaf pairs = candidates (reference: leaf_pairs)
-  std::uint32_t stored;    // of those, stored in result buffers (this and earlier launches)
-  std::uint32_t status;    // TraversalStatus
+// A node pair of one task: an entry of the traversal front, and the root of one per-thread
+// traversal (a "unit"). Node indices are local to each tree's post-order layout.
+struct FrontItem {
+  std::uint32_t task;
+  std::int32_t first;
+  std::int32_t second;
+};
+
+// What one task's traversal did (the reference's TraversalStats), summed over every thread that
+// worked on it.
+struct TaskCounters {
+  unsigned long long pair_tests;
+  unsigned long long axis_tests;
+  unsigned long long leaf_pairs;  // overlapping leaf pairs = candidates (reference: leaf_pairs)
+  std::uint32_t status;           // TraversalStatus bits of every unit of the task
   std::uint32_t unused;
 };
 
@@ -86,25 +118,25 @@ struct NarrowView {
   std::int32_t axes_per_pair;          // n <= k
   DescentRule rule;
   FixedParams fixed;
-  // This launch: which tasks (null = tasks 0 .. count-1), and per task how many candidates are
-  // already stored (null = none).
-  const std::uint32_t* launch_tasks;
-  std::uint32_t launch_count;
-  const std::uint32_t* skip;
-  // Result buffer.
-  ResultEntry* results;
-  std::uint64_t capacity;
-  unsigned long long* counter;
-  PairOutcome* outcomes;               // per task
+  TaskCounters* counters;              // per task, zeroed before the query
+  ResultEntry* results;                // candidate buffer of `capacity` entries
+  unsigned long long capacity;
+  unsigned long long* result_count;    // candidates emitted (may exceed the capacity)
 };
 
-KDOPCD_HD inline unsigned long long fetch_add_counter(unsigned long long* counter) {
-#if defined(__CUDA_ARCH__)
-  return atomicAdd(counter, 1ull);
-#else
-  return std::atomic_ref<unsigned long long>(*counter).fetch_add(1, std::memory_order_relaxed);
-#endif
-}
+// One level of the breadth-first front: `items` holds *count node pairs still to be tested; the
+// children of the overlapping ones go to `next`. A level of at least `split` items is wide
+// enough to keep every thread busy: its items are copied to `units` instead (and *unit_count set),
+// and every later level is empty.
+struct FrontLevel {
+  const FrontItem* items;
+  const unsigned long long* count;
+  FrontItem* next;
+  unsigned long long* next_count;
+  FrontItem* units;
+  unsigned long long* unit_count;
+  unsigned long long split;
+};
 
 // The SAT of one DOP pair, axes in set-up order, first separating axis ends it (as the reference).
 struct FloatSat {
@@ -160,48 +192,149 @@ KDOPCD_HD inline auto make_sat(const NarrowView& v, const PairTask& t) {
   }
 }
 
-// The whole narrow phase of launch slot `slot`: traversal, candidates into the result buffer,
-// the outcome record. Words: 64-bit words of the binary stack (ignored by the explicit stack).
-template <TraversalKind Traversal, SatKind Sat, int Words>
-KDOPCD_HD inline void narrow_pair(const NarrowView& v, std::uint32_t slot) {
-  const std::uint32_t task_index = v.launch_tasks ? v.launch_tasks[slot] : slot;
-  const PairTask task = v.tasks[task_index];
-  const TreeInfo tf = v.trees[task.first_tree];
-  const TreeInfo ts = v.trees[task.second_tree];
-  const BsNode* first = v.nodes + tf.node_offset;
-  const BsNode* second = v.nodes + ts.node_offset;
-  const auto sat = make_sat<Sat>(v, task);
-  const std::uint32_t skip = v.skip ? v.skip[task_index] : 0u;
-
-  std::uint64_t pair_tests = 0, axis_tests = 0;
-  std::uint32_t emitted = 0, stored = 0;
-  auto separated = [&](std::int32_t f, std::int32_t s) {
-    ++pair_tests;
-    return sat.separated(f, s, axis_tests);
-  };
-  auto leaf = [&](std::int32_t first_triangle, std::int32_t second_triangle) {
-    const std::uint32_t sequence = emitted++;
-    if (sequence < skip) return;  // stored by an earlier launch
-    const unsigned long long position = fetch_add_counter(v.counter);
-    if (position < v.capacity) {
-      v.results[position] = ResultEntry{task_index, std::uint32_t(first_triangle), std::uint32_t(second_triangle)};
-      ++stored;
-    }
-  };
-  TraversalStatus status;
-  if constexpr (Traversal == TraversalKind::BinaryStack)
-    status = binary_stack_traverse<Words>(first, tf.node_count - 1, second, ts.node_count - 1, v.rule, separated, leaf);
-  else
-    status = explicit_stack_traverse<kExplicitStackCapacity>(first, tf.node_count - 1, second, ts.node_count - 1,
-                                                             v.rule, separated, leaf);
-  PairOutcome out;
-  out.pair_tests = pair_tests;
-  out.axis_tests = axis_tests;
-  out.emitted = emitted;
-  out.stored = skip + stored;
-  out.status = std::uint32_t(status);
-  out.unused = 0;
-  v.outcomes[task_index] = out;
+KDOPCD_HD inline void emit_candidate(const NarrowView& v, std::uint32_t task, std::int32_t first_triangle,
+                                     std::int32_t second_triangle) {
+  const unsigned long long slot = atomic_add(v.result_count, 1);
+  if (slot < v.capacity) v.results[slot] = ResultEntry{task, std::uint32_t(first_triangle), std::uint32_t(second_triangle)};
 }
+
+// Whether the items of a parallel loop cost about the same (front levels: one pair test each) or
+// vary a lot (units: whole subtree traversals), so that an executor may hand them out dynamically.
+enum class Balance { Even, Uneven };
+
+// The steps below are the bodies of the narrow phase's parallel loops: step(i) for every index i
+// of the loop's range, in any order and on any number of threads.
+
+// Front level 0: the root pair of every task.
+struct RootStep {
+  NarrowView v;
+  FrontItem* items;
+  KDOPCD_HD void operator()(std::uint64_t i) const {
+    const PairTask t = v.tasks[i];
+    items[i] = FrontItem{std::uint32_t(i), v.trees[t.first_tree].node_count - 1, v.trees[t.second_tree].node_count - 1};
+  }
+};
+
+// One item of a front level (see FrontLevel): test the pair; an overlapping leaf pair is a
+// candidate, an overlapping inner pair puts its two children (descent rule) into the next level.
+template <SatKind Sat>
+struct ExpandStep {
+  NarrowView v;
+  FrontLevel level;
+  KDOPCD_HD void operator()(std::uint64_t i) const {
+    const unsigned long long n = *level.count;
+    if (n >= level.split) {
+      level.units[i] = level.items[i];
+      if (i == 0) *level.unit_count = n;
+      return;
+    }
+    const FrontItem item = level.items[i];
+    const PairTask task = v.tasks[item.task];
+    const BsNode na = v.nodes[v.trees[task.first_tree].node_offset + item.first];
+    const BsNode nb = v.nodes[v.trees[task.second_tree].node_offset + item.second];
+    std::uint64_t axis_tests = 0;
+    const bool separated = make_sat<Sat>(v, task).separated(item.first, item.second, axis_tests);
+    TaskCounters& counters = v.counters[item.task];
+    atomic_add(&counters.pair_tests, 1);
+    atomic_add(&counters.axis_tests, axis_tests);
+    if (separated) return;
+    if (na.is_leaf() && nb.is_leaf()) {
+      atomic_add(&counters.leaf_pairs, 1);
+      emit_candidate(v, item.task, na.triangle(), nb.triangle());
+      return;
+    }
+    // Post-order: the right child of inner node x is x - 1 (layout.hpp).
+    const unsigned long long slot = atomic_add(level.next_count, 2);
+    if (split_first(na, nb, v.rule)) {
+      level.next[slot] = FrontItem{item.task, na.left(), item.second};
+      level.next[slot + 1] = FrontItem{item.task, item.first - 1, item.second};
+    } else {
+      level.next[slot] = FrontItem{item.task, item.first, nb.left()};
+      level.next[slot + 1] = FrontItem{item.task, item.first, item.second - 1};
+    }
+  }
+};
+
+// One unit: the depth-first traversal below node pair units[i] on one thread, its counts added
+// to its task's once at the end. Words: 64-bit words of the binary stack (ignored by the
+// explicit stack).
+template <TraversalKind Traversal, SatKind Sat, int Words>
+struct UnitStep {
+  NarrowView v;
+  const FrontItem* units;
+  KDOPCD_HD void operator()(std::uint64_t i) const {
+    const FrontItem item = units[i];
+    const PairTask task = v.tasks[item.task];
+    const BsNode* first = v.nodes + v.trees[task.first_tree].node_offset;
+    const BsNode* second = v.nodes + v.trees[task.second_tree].node_offset;
+    const auto sat = make_sat<Sat>(v, task);
+    std::uint64_t pair_tests = 0, axis_tests = 0, leaf_pairs = 0;
+    auto separated = [&](std::int32_t f, std::int32_t s) {
+      ++pair_tests;
+      return sat.separated(f, s, axis_tests);
+    };
+    auto leaf = [&](std::int32_t first_triangle, std::int32_t second_triangle) {
+      ++leaf_pairs;
+      emit_candidate(v, item.task, first_triangle, second_triangle);
+    };
+    TraversalStatus status;
+    if constexpr (Traversal == TraversalKind::BinaryStack)
+      status = binary_stack_traverse<Words>(first, item.first, second, item.second, v.rule, separated, leaf);
+    else
+      status = explicit_stack_traverse<kExplicitStackCapacity>(first, item.first, second, item.second, v.rule,
+                                                               separated, leaf);
+    TaskCounters& counters = v.counters[item.task];
+    atomic_add(&counters.pair_tests, pair_tests);
+    atomic_add(&counters.axis_tests, axis_tests);
+    atomic_add(&counters.leaf_pairs, leaf_pairs);
+    if (status != TraversalStatus::Ok) atomic_or(&counters.status, std::uint32_t(status));
+  }
+};
+
+// The triangle test of the candidates of a query (narrow_pipeline.hpp): the filtered exact test of
+// tri_tri_filtered.hpp on the first triangle as stored and the second one placed (place_second_vertex),
+// the doubles the reference's exact test reads. Every candidate lands in one list: contacts,
+// undecided (for the host's exact test), or neither (disjoint). Both lists are as long as the
+// candidate buffer, so neither can overflow.
+struct TriangleView {
+  const double* vertices;
+  const std::int32_t* triangles;
+  const MeshInfo* meshes;
+  const PairTask* tasks;
+  const Placement* placements;
+  const ResultEntry* candidates;
+  const unsigned long long* candidate_count;  // may exceed the capacity (the query then runs again)
+  unsigned long long capacity;
+  ResultEntry* contacts;
+  unsigned long long* contact_count;
+  ResultEntry* undecided;
+  unsigned long long* undecided_count;
+};
+
+struct TriangleStep {
+  TriangleView v;
+  KDOPCD_HD Point3 vertex(const MeshInfo& m, std::uint32_t triangle, int corner) const {
+    const std::int32_t index = v.triangles[3 * (std::int64_t(m.triangle_offset) + triangle) + corner];
+    const double* x = v.vertices + 3 * (std::int64_t(m.vertex_offset) + index);
+    return Point3{{x[0], x[1], x[2]}};
+  }
+  KDOPCD_HD void operator()(std::uint64_t i) const {
+    if (i >= v.capacity) return;
+    const ResultEntry e = v.candidates[i];
+    const PairTask task = v.tasks[e.pair];
+    const MeshInfo mf = v.meshes[task.first_tree];
+    const MeshInfo ms = v.meshes[task.second_tree];
+    const Placement& placement = v.placements[e.pair];
+    Point3 a[3], b[3];
+    for (int c = 0; c < 3; ++c) {
+      a[c] = vertex(mf, e.first_triangle, c);
+      const Point3 x = vertex(ms, e.second_triangle, c);
+      place_second_vertex(placement, x.c, b[c].c);
+    }
+    const TriangleVerdict verdict = triangles_intersect_filtered(a[0], a[1], a[2], b[0], b[1], b[2]);
+    if (verdict == TriangleVerdict::Intersect) v.contacts[atomic_add(v.contact_count, 1)] = e;
+    else if (verdict == TriangleVerdict::Undecided) v.undecided[atomic_add(v.undecided_count, 1)] = e;
+  }
+};
 
 }  // namespace kdopcd::cuda
