@@ -8,6 +8,7 @@
 #include "kdopcd/error.hpp"
 #include "kdopcd/file_io.hpp"
 #include "kdopcd_cuda/multibody.hpp"
+#include "kdopcd_cuda/pose_record.hpp"
 
 namespace kdopcd::cuda {
 
@@ -185,11 +186,6 @@ Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects
   return scene;
 }
 
-Pose relative_pose(const Pose& a, const Pose& b) {
-  Pose p;
-  p.rotation = (a.rotation.conjugate() * b.rotation).normalized();
-  p.translation = a.matrix().transpose() * (b.translation - a.translation);
-  return p;
-}
+Pose relative_pose(const Pose& a, const Pose& b) { return to_pose(relative_pose_record(to_record(a), to_record(b))); }
 
 }  // namespace kdopcd::cuda

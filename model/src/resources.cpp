@@ -71,6 +71,7 @@ const std::vector<FpgaPart>& fpga_parts() {
       {"xcku5p (Kintex UltraScale+)", 480, 64, 1824},
       {"xcvu9p (Virtex UltraScale+)", 2160, 960, 6840},
       {"xcu250 (Alveo U250)", 2688, 1280, 12288},
+      {"xcu55c (Alveo U55C)", 2016, 960, 9024},
   };
   return parts;
 }

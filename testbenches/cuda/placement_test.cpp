@@ -8,6 +8,7 @@
 
 #include "cuda_test_util.hpp"
 #include "kdopcd_cuda/narrow.hpp"
+#include "kdopcd_cuda/pose_record.hpp"
 
 namespace kdopcd::cuda {
 namespace {
@@ -46,6 +47,39 @@ TEST(Placement, SameDoublesAsPlaceVertices) {
   }
   EXPECT_GT(compared, 50000u);
   EXPECT_EQ(differ, 0u);
+}
+
+// Pose::matrix() is rotation_matrix (KDOPCD_HD), written to give Eigen's toRotationMatrix doubles.
+TEST(Placement, RotationMatrixIsEigensBitForBit) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::size_t differ = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const Eigen::Quaterniond q = Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized();
+    const Mat3 eigen = q.toRotationMatrix();
+    const Mat3 ours = Pose{q, Vec3::Zero()}.matrix();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) differ += !same_bits(eigen(r, c), ours(r, c));
+  }
+  EXPECT_EQ(differ, 0u);
+}
+
+// relative_pose places object b in object a's frame: R x + t = R_a^T (R_b x + t_b - t_a).
+TEST(Placement, RelativePoseIsTheRigidMotionBetweenTwoPlacements) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int i = 0; i < 1000; ++i) {
+    Pose a, b;
+    a.rotation = Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized();
+    b.rotation = Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized();
+    a.translation = Vec3(u(rng), u(rng), u(rng)) * 10;
+    b.translation = Vec3(u(rng), u(rng), u(rng)) * 10;
+    const Pose r = relative_pose(a, b);
+    EXPECT_NEAR(r.rotation.norm(), 1.0, 1e-15);
+    const Vec3 x(u(rng), u(rng), u(rng));
+    const Vec3 expected = a.matrix().transpose() * (b.matrix() * x + b.translation - a.translation);
+    EXPECT_LT((r.matrix() * x + r.translation - expected).norm(), 1e-12);
+  }
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <type_traits>
 #include <optional>
 #include <vector>
 
@@ -19,24 +21,18 @@ class HostExecutor {
  public:
   static constexpr int kMaxStackWords = 2;
 
-  // A buffer in host memory: its own (alloc), or a view of the caller's vector (upload).
+  // A buffer in host memory: its own (alloc: not zeroed, so pages the steps never touch cost
+  // nothing), or a view of the caller's vector (upload).
   template <class T>
   class Buffer {
    public:
-    Buffer() = default;
-    Buffer(Buffer&& o) noexcept : own_(std::move(o.own_)), data_(o.data_), size_(o.size_) {}
-    Buffer& operator=(Buffer&& o) noexcept {
-      own_ = std::move(o.own_);
-      data_ = o.data_;
-      size_ = o.size_;
-      return *this;
-    }
     T* get() const { return data_; }
     std::size_t size() const { return size_; }
 
    private:
     friend class HostExecutor;
-    std::vector<T> own_;
+    std::unique_ptr<T[]> own_;
+    std::size_t own_size_ = 0;
     T* data_ = nullptr;
     std::size_t size_ = 0;
   };
@@ -47,15 +43,17 @@ class HostExecutor {
   // A view: the host needs no copy (the pipeline reads it while the vector lives unchanged).
   template <class T>
   void upload(Buffer<T>& b, const std::vector<T>& v) {
-    b.own_.clear();
     b.data_ = const_cast<T*>(v.data());
     b.size_ = v.size();
   }
   template <class T>
   void alloc(Buffer<T>& b, std::size_t n) {
-    if (b.data_ == b.own_.data() && b.own_.size() >= n) return;
-    b.own_.assign(n, T{});
-    b.data_ = b.own_.data();
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (b.own_size_ < n) {
+      b.own_.reset(new T[n]);
+      b.own_size_ = n;
+    }
+    b.data_ = b.own_.get();
     b.size_ = n;
   }
   template <class T>

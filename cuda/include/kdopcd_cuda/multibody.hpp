@@ -65,7 +65,7 @@ void save_scene(const Scene& scene, const std::string& path);
 Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects, double density, std::uint64_t seed);
 
 // The pose of object b in object a's frame, as kdopcd::collide(tree_a, tree_b, pose) takes it:
-// q = normalize(conj(q_a) q_b), t = R_a^T (t_b - t_a).
+// q = normalize(conj(q_a) q_b), t = R_a^T (t_b - t_a) (pose_record.hpp: the GPU's doubles too).
 Pose relative_pose(const Pose& a, const Pose& b);
 
 // ---------------------------------------------------------------------------------------------

@@ -9,10 +9,34 @@
 
 namespace kdopcd {
 
+// The rotation matrix (row-major) of the unit quaternion (w, x, y, z): Eigen 3.4's
+// toRotationMatrix term for term, as KDOPCD_HD code, so that the GPU gets Pose::matrix()'s doubles.
+KDOPCD_HD inline void rotation_matrix(double w, double x, double y, double z, double* R) {
+  const double tx = 2.0 * x, ty = 2.0 * y, tz = 2.0 * z;
+  const double twx = tx * w, twy = ty * w, twz = tz * w;
+  const double txx = tx * x, txy = ty * x, txz = tz * x;
+  const double tyy = ty * y, tyz = tz * y, tzz = tz * z;
+  R[0] = 1.0 - (tyy + tzz);
+  R[1] = txy - twz;
+  R[2] = txz + twy;
+  R[3] = txy + twz;
+  R[4] = 1.0 - (txx + tzz);
+  R[5] = tyz - twx;
+  R[6] = txz - twy;
+  R[7] = tyz + twx;
+  R[8] = 1.0 - (txx + tyy);
+}
+
 struct Pose {
   Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();  // normalized
   Vec3 translation = Vec3::Zero();
-  Mat3 matrix() const { return rotation.toRotationMatrix(); }
+  Mat3 matrix() const {
+    double R[9];
+    rotation_matrix(rotation.w(), rotation.x(), rotation.y(), rotation.z(), R);
+    Mat3 m;
+    m << R[0], R[1], R[2], R[3], R[4], R[5], R[6], R[7], R[8];
+    return m;
+  }
 };
 
 // Parses "qw qx qy qz tx ty tz". The quaternion is normalized; a zero or non-finite quaternion,

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The GPU check, run on a machine with a GPU (CUDA driver, nvidia-smi, compute-sanitizer) from the
+# folder scripts/gpu-bundle.sh made, with nothing else installed: the GPU tests, compute-sanitizer's
+# memcheck and racecheck on them, and the GPU rows of the three-way comparison (bench
+# compare_backends: the GPU against the reference on this machine's cores), in about 5 minutes.
+# Prints one summary table last. Writes into OUT (default ./gpu-check-out): compare.json (the rows,
+# for scripts/compare-backends.sh --gpu-json), summary.md, logs.tar.gz.
+# Usage: bash gpu-check.sh [OUT]
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="${1:-$here/gpu-check-out}"
+mkdir -p "$out"
+logs="$(mktemp -d)"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export KDOPCD_MESH_DIR="$here/meshes"
+bin="$here/bin"
+rows=()
+failed=0
+
+# step NAME TIMEOUT_S COMMAND...: runs it with a time limit, its output into NAME.log.
+step() {
+  local name="$1" limit="$2"
+  shift 2
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  timeout "$limit" "$@" >"$logs/$name.log" 2>&1
+  rc=$?
+  t1=$(date +%s.%N)
+  local verdict=passed
+  if [ "$rc" -eq 124 ]; then verdict="TIMED OUT (${limit} s)"; failed=1
+  elif [ "$rc" -ne 0 ]; then verdict="FAILED (exit $rc)"; failed=1; fi
+  rows+=("| $name | $verdict | $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') |")
+  echo "gpu-check: $name: $verdict" >&2
+}
+
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv
+  nproc
+  grep -m1 "model name" /proc/cpuinfo
+} >"$logs/machine.log" 2>&1
+gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+cores="$(nproc)"
+if [ -z "$gpu" ]; then
+  echo "gpu-check: nvidia-smi finds no GPU here: nothing to check" >&2
+  exit 2
+fi
+sanitizer="$(command -v compute-sanitizer || true)"
+[ -n "$sanitizer" ] || [ ! -x /usr/local/cuda/bin/compute-sanitizer ] || sanitizer=/usr/local/cuda/bin/compute-sanitizer
+
+# 1. The GPU tests (every device result against the host backend and the reference).
+step gpu-tests 120 "$bin/cuda_tests" --gtest_filter='Gpu.*'
+if grep -q "SKIPPED \]" "$logs/gpu-tests.log"; then
+  rows+=("| gpu-tests | FAILED: a GPU test skipped (see gpu-tests.log) | - |")
+  failed=1
+fi
+# 2. compute-sanitizer on the small GPU tests: out-of-bounds and misaligned accesses, leaks;
+#    shared-memory races (CUB's kernels use shared memory; ours do not).
+if [ -n "$sanitizer" ]; then
+  step memcheck 150 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 \
+    "$bin/cuda_tests" --gtest_filter='Gpu.*Small*'
+  step racecheck 90 "$sanitizer" --tool racecheck --error-exitcode 1 \
+    "$bin/cuda_tests" --gtest_filter='Gpu.*Small*'
+else
+  rows+=("| memcheck / racecheck | NOT RUN: compute-sanitizer not found | - |")
+  failed=1
+fi
+# 3. The comparison's GPU rows (and this host's reference rows beside them).
+#    The per-pair reference and the one-thread host backend only up to the 4 096-cow scene.
+step compare 240 "$bin/compare_backends" --meshes "$KDOPCD_MESH_DIR" --gpu --machine-name "$gpu, $cores host cores" \
+  --reference-max-pairs 25000 --one-thread-max-pairs 25000 --json "$out/compare.json"
+
+tar -czf "$out/logs.tar.gz" -C "$logs" .
+{
+  echo "# GPU check: $gpu, $cores host cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo
+  echo "| step | result | seconds |"
+  echo "|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+  echo
+  if [ -s "$logs/compare.log" ]; then cat "$logs/compare.log"; fi
+} >"$out/summary.md"
+cat "$out/summary.md"
+exit "$failed"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# kdop collide --device host (the GPU's narrow phase on CPU threads, trees resident) gives the
+# reference's --pairs file and counters for the four pose classes of cow/cow and elephant/hand,
+# passes its own --check, and refuses what it cannot do (exit 2): the exact SAT, and --device cuda
+# without a GPU. kdop multibody --frames: every frame's contacts equal the reference (--check).
+# Usage: cli_device.sh KDOP MESH_DIR
+set -u
+kdop="$1"; meshes="$2"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0; pass=0
+check() {  # check "what" condition...
+  local what="$1"; shift
+  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
+# The table's columns but the time (and the stack, which the device path does not record).
+counts() { awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1, $2, $3, $4, $5 }' "$1"; }
+for pair in cow:cow elephant:hand; do
+  a="$meshes/${pair%%:*}.off"; b="$meshes/${pair##*:}.off"
+  rm -f "$tmp/p.poses"
+  "$kdop" poses "$a" "$b" --out "$tmp/p.poses" > /dev/null
+  check "$pair: kdop poses found the four classes" test -s "$tmp/p.poses"
+  for backend in float fixed; do
+    "$kdop" collide "$a" "$b" --poses "$tmp/p.poses" --backend "$backend" --pairs "$tmp/ref.txt" > "$tmp/ref.out"
+    "$kdop" collide "$a" "$b" --poses "$tmp/p.poses" --backend "$backend" --device host --check \
+      --pairs "$tmp/dev.txt" > "$tmp/dev.out"
+    rc=$?
+    check "$pair $backend: --device host --check passes (exit $rc)" test "$rc" -eq 0
+    check "$pair $backend: four poses answered" test "$(counts "$tmp/dev.out" | wc -l)" -eq 4
+    check "$pair $backend: the reference's counters" test "$(counts "$tmp/ref.out")" = "$(counts "$tmp/dev.out")"
+    check "$pair $backend: the reference's contact pairs" cmp -s "$tmp/ref.txt" "$tmp/dev.txt"
+  done
+done
+"$kdop" collide "$meshes/cow.off" "$meshes/cow.off" --pose "1 0 0 0 0.1 0 0" --backend exact --device host \
+  > /dev/null 2> "$tmp/err"
+rc=$?
+check "--device host --backend exact: exit 2 (got $rc)" test "$rc" -eq 2
+check "--device host --backend exact: says why" grep -q "float or fixed" "$tmp/err"
+if ! nvidia-smi > /dev/null 2>&1; then
+  "$kdop" collide "$meshes/cow.off" "$meshes/cow.off" --pose "1 0 0 0 0.1 0 0" --device cuda > /dev/null 2> "$tmp/err"
+  rc=$?
+  check "--device cuda without a GPU: exit 2 (got $rc)" test "$rc" -eq 2
+  check "--device cuda without a GPU: says why" grep -q "no usable GPU" "$tmp/err"
+fi
+"$kdop" multibody-scene --mesh "$meshes/cow.off" --objects 12 --density 6 --seed 2 -o "$tmp/s.json" > /dev/null
+"$kdop" multibody "$tmp/s.json" --frames 3 --check > "$tmp/frames.out"
+rc=$?
+check "multibody --frames 3 --check passes (exit $rc)" test "$rc" -eq 0
+check "multibody --frames 3: three frames checked" test "$(grep -c "contacts and pair/axis/leaf counts equal" "$tmp/frames.out")" -eq 3
+echo "cli_device: $pass passed, $fail failed"
+test "$fail" -eq 0
