@@ -84,6 +84,11 @@ for t in "${targets[@]}"; do
     status=1
     echo "fuzz: $t: exit $rc, findings in $findings/$t-* (log $log):"
     grep -m5 -E "ERROR|SUMMARY|terminate|what\(\)" "$log" | sed 's/^/    /'
+  elif [ "${runs:-0}" -eq 0 ]; then
+    # -print_final_stats=1 always reports the count: none, or zero, means the target did not fuzz.
+    status=1
+    echo "fuzz: $t: exit 0 but no executions reported (log $log):"
+    tail -5 "$log" | sed 's/^/    /'
   fi
 done
 echo "fuzz: $total_runs executions over ${#targets[@]} target(s), ${seconds} s each"

@@ -19,7 +19,7 @@ PACKAGES=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libassimp-dev
   libsystemc-dev verilator yosys gtkwave
   libfcl-dev libcgal-demo gnuplot-nox jq
-  clang
+  clang libclang-rt-dev
 )
 
 if [ "${1:-}" = "--demo" ]; then PACKAGES=("${DEMO_PACKAGES[@]}"); fi

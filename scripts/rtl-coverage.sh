@@ -3,7 +3,8 @@
 # and merged: random + edge vectors, the cancel stream and vectors recorded from a real scene,
 # each through the coverage build of the testbench (verilated with --coverage). Prints the
 # figures per coverage type and the points never hit; writes the merged data, an lcov file and
-# annotated sources under WORKDIR. Fails if line coverage < 100% or toggle coverage < 99%.
+# annotated sources under WORKDIR. Fails if line coverage < 100% or toggle coverage < 99%, or
+# if a parameter set has no line or toggle points at all.
 #
 # Usage: scripts/rtl-coverage.sh RTL_SAT_TB_COV WORKDIR KDOP MESH_DIR POSES [RANDOM_N]
 set -euo pipefail
@@ -43,6 +44,10 @@ for name in ("merged_18", "merged_35", "merged"):
     label = {"merged_18": "(18,18,18)", "merged_35": "(35,35,35)", "merged": "both sets"}[name]
     parts = [f"{k} {hit[k]}/{total[k]} = {100.0 * hit[k] / total[k]:.2f}%" for k in sorted(total)]
     print(f"coverage {label}: " + ", ".join(parts))
+    if total["line"] == 0 or total["toggle"] == 0:
+        # No points at all: the data is not the coverage build's, and "100%" of nothing says nothing.
+        print(f"coverage {label}: no line or toggle points in {work}/{name}.dat")
+        status = 1
     if name == "merged":
         for m in missed:
             print(f"  never hit: {m}")

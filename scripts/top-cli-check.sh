@@ -35,7 +35,8 @@ for arch in v2 paper; do
   "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --arch "$arch" --engine rtl --bits 35 > "$tmp/bits.out" 2>&1
   rc=$?
   set -e
-  test $rc -eq 2 && grep -q "verilated.* top has b,c,z" "$tmp/bits.out"
+  [ "$rc" -eq 2 ] && grep -q "verilated.* top has b,c,z" "$tmp/bits.out" ||
+    { echo "top-cli-check: --arch $arch --bits 35 gave status $rc, expected 2 naming the verilated b,c,z:" >&2; cat "$tmp/bits.out" >&2; exit 1; }
   grep "rtl top vs SystemC model" "$tmp/both.out"
   echo "top-cli-check ($arch): rtl top = kdop collide --backend fixed, cycles = SystemC model, stalls keep the answer, overflow and wrong configuration reported"
 done
@@ -44,4 +45,5 @@ set +e
 "$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --engine rtl --tri-ii 4 > "$tmp/ii.out" 2>&1
 rc=$?
 set -e
-test $rc -eq 2 && grep -q "tri-ii" "$tmp/ii.out"
+[ "$rc" -eq 2 ] && grep -q "tri-ii" "$tmp/ii.out" ||
+  { echo "top-cli-check: --tri-ii 4 gave status $rc, expected 2 naming --tri-ii:" >&2; cat "$tmp/ii.out" >&2; exit 1; }

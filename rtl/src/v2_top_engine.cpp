@@ -133,6 +133,7 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
   out.counters = r.counters.raw;
   out.overflow = r.overflow;
   out.clock_edges = r.done_tick;
+  out.stream_refused = e.h.sink.refused;
   out.sim_seconds = r.clocked_seconds;
   return out;
 }

@@ -1,7 +1,8 @@
 // kdop precision-sweep FIRST SECOND --poses FILE: the paper's Fig. 3 on real meshes. For each
 // bit width b = c = z, the fixed backend's pair tests, triangle tests and contacts per pose,
 // next to the exact SAT's, as CSV. The excess over the exact test is the cost of the rounding
-// (false positives: DOP pairs the exact test separates but the fixed test keeps).
+// (false positives: DOP pairs the exact test separates but the fixed test keeps). same_contacts
+// says whether the two contact sets are equal pair for pair, which their counts alone do not.
 #include <fmt/format.h>
 
 #include "cli_support.hpp"
@@ -31,7 +32,7 @@ void run_sweep(const SweepArgs& args) {
   OutputFile out(args.csv);
   const std::string scene = args.scene.empty() ? first.name + " vs " + second.name : args.scene;
   out << "scene,pose,bits,pair_tests,triangle_tests,contacts,exact_pair_tests,exact_triangle_tests,exact_contacts,"
-         "extra_pair_tests,extra_triangle_tests\n";
+         "extra_pair_tests,extra_triangle_tests,same_contacts\n";
   for (std::size_t p = 0; p < poses.size(); ++p) {
     const QueryResult exact = collide(first_tree, second_tree, poses[p], TraversalOptions{}, SatBackend::Exact);
     for (int bits = args.from; bits <= args.to; bits += args.step) {
@@ -39,10 +40,11 @@ void run_sweep(const SweepArgs& args) {
           collide(first_tree, second_tree, poses[p], TraversalOptions{}, SatBackend::Fixed, FixedParams{bits, bits, bits});
       const TraversalStats& f = fx.stats;
       const TraversalStats& e = exact.stats;
-      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", scene, p, bits, f.pair_tests, f.triangle_tests,
+      out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", scene, p, bits, f.pair_tests, f.triangle_tests,
                          f.contacts, e.pair_tests, e.triangle_tests, e.contacts,
                          std::int64_t(f.pair_tests) - std::int64_t(e.pair_tests),
-                         std::int64_t(f.triangle_tests) - std::int64_t(e.triangle_tests));
+                         std::int64_t(f.triangle_tests) - std::int64_t(e.triangle_tests),
+                         fx.contacts == exact.contacts ? 1 : 0);
     }
     fmt::print("{} pose {}: exact {} pair tests, {} contacts; swept bits {}..{}\n", scene, p, exact.stats.pair_tests,
                exact.stats.contacts, args.from, args.to);

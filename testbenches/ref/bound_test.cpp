@@ -124,10 +124,12 @@ TEST(VerifyBound, EveryKAndUnusualWidths) {
       config.bits = bits;
       config.k = k;
       config.seed = 7 + k;
-      const BoundStats s = check_random_samples(config, 8000);
+      const std::uint64_t samples = 8000;
+      const BoundStats s = check_random_samples(config, samples);
       SCOPED_TRACE("k " + std::to_string(k) + " b,c,z " + std::to_string(bits.b) + "," + std::to_string(bits.c) + "," +
                    std::to_string(bits.z));
       expect_clean(s);
+      EXPECT_EQ(s.samples, samples);
     }
 }
 

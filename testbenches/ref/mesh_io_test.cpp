@@ -1,12 +1,15 @@
 // Mesh loading (the triangle numbering convention of mesh.hpp, per format), bad-input errors, and
 // the generated shapes. Test files are written into a fresh temporary folder per test.
 #include <gtest/gtest.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +20,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -344,13 +348,37 @@ TEST_F(MeshIoTest, MissingFileUnknownExtensionDirectory) {
   EXPECT_INPUT_ERROR((dir_ / "folder.off").string(), "regular file");
 }
 
+// Root (CI runs as root) reads files whatever their permissions through two capabilities,
+// CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH. This clears them from the calling thread's effective
+// set while it lives and restores them after (they stay permitted, so raising them again is
+// allowed). Capabilities belong to a thread, and the loaders open the file in the calling one.
+// Without root the effective set lacks them already and nothing changes.
+class WithoutPermissionOverride {
+ public:
+  WithoutPermissionOverride() {
+    if (::syscall(SYS_capget, &header_, saved_) != 0) throw std::system_error(errno, std::generic_category(), "capget");
+    __user_cap_data_struct reduced[2] = {saved_[0], saved_[1]};
+    for (const int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH})
+      reduced[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
+    if (::syscall(SYS_capset, &header_, reduced) != 0) throw std::system_error(errno, std::generic_category(), "capset");
+  }
+  ~WithoutPermissionOverride() { ::syscall(SYS_capset, &header_, saved_); }
+  WithoutPermissionOverride(const WithoutPermissionOverride&) = delete;
+  WithoutPermissionOverride& operator=(const WithoutPermissionOverride&) = delete;
+
+ private:
+  __user_cap_header_struct header_{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct saved_[2]{};
+};
+
 TEST_F(MeshIoTest, UnreadableFile) {
-  if (::geteuid() == 0) GTEST_SKIP() << "running as root: permissions do not stop reading";
   const std::string path = write("secret.off", off_text());
   fs::permissions(path, fs::perms::none);
-  EXPECT_INPUT_ERROR(path, "cannot open");
   const std::string obj = write("secret.obj", obj_text());
   fs::permissions(obj, fs::perms::none);
+  const WithoutPermissionOverride as_a_plain_user;
+  ASSERT_FALSE(std::ifstream(path)) << path << " is still readable: the test would not reach 'cannot open'";
+  EXPECT_INPUT_ERROR(path, "cannot open");
   EXPECT_INPUT_ERROR(obj, "cannot open");
 }
 

@@ -46,6 +46,7 @@ struct V2TopResult {
   std::uint64_t load_cycles = 0;    // of the last LOAD
   std::uint64_t load_beats = 0;     // of the last LOAD
   std::uint64_t clock_edges = 0;    // START write to DONE, as the harness saw them
+  std::uint64_t stream_refused = 0; // clocks a contact waited on the stream for TREADY (stalls)
   double sim_seconds = 0;           // CPU time of the simulating thread, START to DONE (one core)
   std::uint64_t counter(contract::v2::Counter c) const { return counters[std::size_t(c)]; }
   TraversalStats traversal() const;

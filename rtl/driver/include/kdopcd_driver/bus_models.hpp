@@ -464,9 +464,11 @@ class StreamSink {
   }
   std::vector<ContactPair> contacts;  // in arrival order
   std::vector<std::uint64_t> ticks;   // edge of each beat
+  std::uint64_t refused = 0;          // edges with TVALID high and TREADY low: beats the stalls held back
   void clear() {
     contacts.clear();
     ticks.clear();
+    refused = 0;
   }
 
   template <class T>
@@ -476,6 +478,7 @@ class StreamSink {
   template <class T>
   void sample(const T& top) {
     hs_ = top.m_axis_tvalid_o && tready_;
+    refused += top.m_axis_tvalid_o && !tready_;
     if (hs_) data_ = std::uint64_t(top.m_axis_tdata_o);
   }
   void update(std::uint64_t tick) {
