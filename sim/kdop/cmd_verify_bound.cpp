@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -81,13 +82,14 @@ class Progress {
   bool stop_ = false;
 };
 
+// i/N, each a decimal number in the width of BoundConfig's fields.
 void parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count) {
-  unsigned i = 0, n = 0;
-  char slash = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%u %c %u %c", &i, &slash, &n, &extra) != 3 || slash != '/' || n == 0 || i >= n)
-    throw InputError(fmt::format("--shard '{}': expected i/N with 0 <= i < N", text));
-  index = i;
-  count = n;
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) throw InputError(fmt::format("--shard '{}': expected i/N with 0 <= i < N", text));
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint32_t>::max();
+  const std::string what = fmt::format("--shard '{}'", text);
+  count = std::uint32_t(parse_unsigned(std::string_view(text).substr(slash + 1), 1, kMax, what + ": N"));
+  index = std::uint32_t(parse_unsigned(std::string_view(text).substr(0, slash), 0, count - 1, what + ": i (below N)"));
 }
 
 void print_stats(const char* title, const BoundStats& s) {
@@ -225,7 +227,7 @@ void add_verify_bound_command(CLI::App& app) {
   cmd->add_option("--samples", args->samples, "random samples N (all shards together; 0 = none: then give --vectors or --scene)")
       ->check(CLI::Range(std::uint64_t(0), kMaxCount))
       ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "seed of the random samples")->check(unsigned_integer())->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed of the random samples")->capture_default_str();
   cmd->add_option("--shard", args->shard, "i/N: take the sample indices j with j % N == i")->capture_default_str();
   cmd->add_option("--vectors", args->vectors, "R-line vector file(s) (re-quantized with --bits)");
   cmd->add_option("--scene", args->scene, "FIRST SECOND meshes: record every axis test of their traversals")
