@@ -41,6 +41,9 @@ struct VerifyArgs {
   std::uint64_t limit = 0;
   std::string report;
   std::vector<std::string> merge_inputs;
+  struct {
+    bool backend = false, limit = false, seed = false;
+  } given;  // options named on the command line
 };
 
 // A progress line on stderr, only when stderr is a terminal.
@@ -137,6 +140,10 @@ void run_verify(const VerifyArgs& args) {
   config.progress = &done;
   if (!args.scene.empty() && args.poses.empty()) throw InputError("--scene FIRST SECOND needs --poses FILE");
   if (args.scene.empty() && !args.poses.empty()) throw InputError("--poses FILE belongs to --scene FIRST SECOND");
+  // Options that would be ignored: the scene's, without a scene; the seed, without random samples.
+  if (args.scene.empty() && args.given.backend) throw InputError("--backend belongs to --scene FIRST SECOND");
+  if (args.scene.empty() && args.given.limit) throw InputError("--limit belongs to --scene FIRST SECOND");
+  if (args.samples == 0 && args.given.seed) throw InputError("--seed seeds the random samples: it needs --samples N > 0");
   if (args.samples == 0 && args.vectors.empty() && args.scene.empty())
     throw InputError("nothing to check: --samples 0 and no --vectors FILE or --scene FIRST SECOND --poses FILE");
   {
@@ -242,8 +249,12 @@ void add_verify_bound_command(CLI::App& app) {
   merge->add_option("--report", args->report, "merged JSON report to write")->required();
   merge->callback([args] { run_merge(*args); });
   cmd->require_subcommand(0, 1);
-  cmd->callback([args, merge] {
+  const CLI::Option* backend = cmd->get_option("--backend");
+  const CLI::Option* limit = cmd->get_option("--limit");
+  const CLI::Option* seed = cmd->get_option("--seed");
+  cmd->callback([args, merge, backend, limit, seed] {
     if (merge->parsed()) return;
+    args->given = {backend->count() > 0, limit->count() > 0, seed->count() > 0};
     run_verify(*args);
   });
 }

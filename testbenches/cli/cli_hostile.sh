@@ -71,6 +71,7 @@ cube 0.5 "$tmp/a.off"; cube 0.5 "$tmp/b.off"
 cow="$meshes/cow.off"
 pose=(--pose "1 0 0 0 0.5 0.25 0.125")
 printf '1 0 0 0 0.5 0.25 0.125\n0.9 0.1 0.2 0.3 0.3 0 0\n' > "$tmp/two.poses"
+grep -v '^#' "$(dirname "$0")/../data/sat_small.vec" | grep . | head -1 > "$tmp/one.vec"
 sim=(sim "$tmp/a.off" "$tmp/b.off" "${pose[@]}")
 sim_engines=(); has model && sim_engines+=(model); has rtl && sim_engines+=(rtl both); has systemc && sim_engines+=(systemc)
 trace_name() {  # the trace file an engine writes: VCD for SystemC's writers, FST for the RTL
@@ -316,6 +317,10 @@ ignored_options() {
   refused "--backend fixed" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --bits 20
   refused "--backend fixed" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend exact --tri-bits 24
   run 0 "" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend fixed --bits 20 --tri-bits 24
+  has cuda && refused "--tri-bits" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend fixed --device host --tri-bits 24
+  refused "--backend belongs to --scene" verify-bound --samples 10 --backend float
+  refused "--limit belongs to --scene" verify-bound --samples 10 --limit 5
+  refused "--seed" verify-bound --samples 0 --vectors "$tmp/one.vec" --seed 3
 }
 
 case "$class" in
