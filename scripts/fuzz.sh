@@ -8,7 +8,7 @@
 #   scripts/fuzz.sh [--seconds N] [--build DIR] [--findings DIR] [--jobs J] [TARGET...]
 #
 # Defaults: 60 s per target, build/fuzz, findings in <build>/findings. TARGET names are
-# mesh_off mesh_obj mesh_stl mesh_ply poses vectors scene tree_image (default: all).
+# mesh_off mesh_obj mesh_stl mesh_ply poses vectors scene tree_image cli (default: all).
 # Exit status 77 (ctest's "skipped") when clang++ cannot link -fsanitize=fuzzer (install clang and
 # libclang-rt-dev, or clang-14 and libclang-rt-14-dev on Debian 12).
 set -uo pipefail
@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(mesh_off mesh_obj mesh_stl mesh_ply poses vectors scene tree_image)
+[ ${#targets[@]} -gt 0 ] || targets=(mesh_off mesh_obj mesh_stl mesh_ply poses vectors scene tree_image cli)
 [ -n "$findings" ] || findings="$build/findings"
 
 # clang with libFuzzer?
@@ -52,7 +52,8 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root/fuzz" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
     { echo "fuzz: configuring $build failed" >&2; exit 1; }
 fi
-cmake --build "$build" -j "$jobs" >"$probe/build.log" 2>&1 || { tail -30 "$probe/build.log"; echo "fuzz: build failed" >&2; exit 1; }
+cmake --build "$build" -j "$jobs" --target "${targets[@]/#/fuzz_}" >"$probe/build.log" 2>&1 ||
+  { tail -30 "$probe/build.log"; echo "fuzz: build failed" >&2; exit 1; }
 
 mkdir -p "$findings"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/library_output.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_setup.hpp"
 #include "kdopcd/tree_image.hpp"
@@ -115,6 +116,8 @@ namespace {
 struct Bench {
   sc_core::sc_clock clk{"cosim_clk", 4.0, sc_core::SC_NS};  // 250 MHz; the period only names times
   std::vector<std::unique_ptr<CosimTop>> tops;
+  sc_core::sc_trace_file* trace = nullptr;  // open_trace until close_trace
+  std::string trace_path;
 };
 // Never destroyed: SystemC's kernel is torn down at exit in an order of its own, and a module
 // destroyed before or after it hangs or crashes the exit (the model's bench does the same).
@@ -151,14 +154,14 @@ void elaborate(const std::vector<RtlBlocks>& configs) {
 }
 
 void open_trace(const std::string& vcd_path, const std::vector<RtlBlocks>& configs) {
-  if (vcd_path.size() < 5 || vcd_path.substr(vcd_path.size() - 4) != ".vcd")
-    throw InputError("--trace: the signal-level build writes a VCD: the file name must end in .vcd (got '" + vcd_path +
-                     "')");
+  require_extension(vcd_path, ".vcd", "--trace", "the signal-level build's VCD writer (SystemC)");
   elaborate(configs);
   if (sc_core::sc_start_of_simulation_invoked())
     throw std::logic_error("cosim: open_trace() must come before the first sc_start of the process");
   // SystemC appends .vcd itself.
   sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_path.substr(0, vcd_path.size() - 4).c_str());
+  bench()->trace = tf;
+  bench()->trace_path = vcd_path;
   tf->set_time_unit(1, sc_core::SC_NS);
   sc_core::sc_trace(tf, bench()->clk, "clk_i");
   for (const auto& t : bench()->tops) {
@@ -166,6 +169,17 @@ void open_trace(const std::string& vcd_path, const std::vector<RtlBlocks>& confi
     std::replace(scope.begin(), scope.end(), '+', '_');
     t->add_to_trace(tf, "verilated_" + scope);
   }
+}
+
+void close_trace() {
+  if (bench() == nullptr || bench()->trace == nullptr) return;
+  // SystemC's writer checks none of its writes: a comment written last through it, then read back,
+  // shows whether everything before it reached the file.
+  static constexpr const char* kEnd = "kdop: end of trace";
+  bench()->trace->write_comment(kEnd);
+  sc_core::sc_close_vcd_trace_file(bench()->trace);
+  bench()->trace = nullptr;
+  check_vcd_file(bench()->trace_path, kEnd, "--trace");
 }
 
 std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, const Pose& pose,

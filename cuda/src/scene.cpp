@@ -7,6 +7,7 @@
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/file_io.hpp"
+#include "kdopcd/scale_limits.hpp"
 #include "kdopcd_cuda/multibody.hpp"
 #include "kdopcd_cuda/pose_record.hpp"
 
@@ -73,6 +74,10 @@ Scene parse_scene(const std::string& text, const std::string& path) {
     Eigen::Quaterniond quat(q[0], q[1], q[2], q[3]);
     const double norm = quat.norm();
     if (!(norm > 0) || !std::isfinite(norm)) throw InputError(fmt::format("{}: rotation cannot be normalized", where));
+    for (std::size_t i = 0; i < 3; ++i)
+      if (!within_scale(t[i]))
+        throw InputError(fmt::format("{}.translation[{}]: {:g} lies beyond the scale limit (magnitude at most {})",
+                                     where, i, t[i], kMaxCoordinateText));
     obj.pose.rotation = quat.normalized();
     obj.pose.translation = Vec3(t[0], t[1], t[2]);
     for (const auto& [key, target] : {std::pair<const char*, Vec3*>{"velocity", &obj.velocity}, {"spin", &obj.spin}})
@@ -95,6 +100,11 @@ void save_scene(const Scene& scene, const std::string& path) {
     const std::string rel = mesh.lexically_relative(base).generic_string();
     const auto& q = o.pose.rotation;
     const auto& t = o.pose.translation;
+    // A scene file holds only numbers a reader takes back.
+    if (!q.coeffs().allFinite() || !within_scale(t.x()) || !within_scale(t.y()) || !within_scale(t.z()))
+      throw InputError(fmt::format("{}: object {} has a rotation that is not finite or a translation ({:g}, {:g}, {:g}) "
+                                   "beyond the scale limit (magnitude at most {}); nothing written",
+                                   path, i, t.x(), t.y(), t.z(), kMaxCoordinateText));
     std::string mesh_json;
     try {
       mesh_json = nlohmann::json(rel.empty() ? mesh.generic_string() : rel).dump();
@@ -156,12 +166,19 @@ Scene generate_scene(const std::string& mesh_path, const Mesh& mesh, int objects
     lo = lo.cwiseMin(v);
     hi = hi.cwiseMax(v);
   }
-  const Vec3 centre = 0.5 * (lo + hi);
+  const Vec3 centre = 0.5 * lo + 0.5 * hi;
   double r = 0;
-  for (const Vec3& v : mesh.vertices) r = std::max(r, (v - centre).norm());
+  for (const Vec3& v : mesh.vertices) r = std::max(r, (v - centre).stableNorm());  // no overflow of the squares
   if (!(r > 0)) r = 1;
   const int side = int(std::ceil(std::cbrt(double(objects)) - 1e-9));
   const double spacing = 2 * r / std::cbrt(density);
+  // The farthest grid point and its jitter, plus the rotated centre: every translation is below.
+  const double reach = spacing * (double(side) + 0.5) + centre.stableNorm();
+  if (!within_scale(reach))
+    throw InputError(fmt::format("{}: {} objects of this mesh (bounding-sphere radius {:g}) at density {:g} would lie "
+                                 "up to {:g} from the origin, beyond the scale limit (translations of magnitude at "
+                                 "most {}): use a smaller mesh, fewer objects or a higher density",
+                                 mesh_path, objects, r, density, reach, kMaxCoordinateText));
   SplitMix rng{seed};
   Scene scene;
   for (int i = 0; i < objects; ++i) {

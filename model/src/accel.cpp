@@ -1,17 +1,22 @@
 // The SystemC shell around the model's cores, the host driver (simulate, simulate_batch) and the
 // parameter checks. The shell is one clocked SC_METHOD that ticks the active core once per rising
 // edge and drives the top-level signals; all timing lives in the blocks (docs/model.md).
+#include <fmt/format.h>
+
 #include <systemc>
 
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 #include "image_memory.hpp"
 #include "kdopcd/error.hpp"
+#include "kdopcd/library_output.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_setup.hpp"
 #include "kdopcd/tree_image.hpp"
@@ -139,6 +144,9 @@ void validate(const ModelParams& p) {
   range(p.triangle_queue, 1, 1 << 16, "triangle queue entries");
   range(p.contact_queue, 1, 1 << 16, "contact queue entries");
   range(p.engines, 1, 64, "traversal engines");
+  if (!p.trace_path.empty() && (p.trace_path.size() <= 4 || !p.trace_path.ends_with(".vcd")))
+    throw InputError("model: the trace is a VCD, which SystemC's writer names NAME.vcd: the trace path must end in "
+                     ".vcd (got '" + p.trace_path + "')");
   if (!(std::isfinite(p.clock_mhz) && p.clock_mhz >= 1.0 && p.clock_mhz <= 5000.0))
     throw InputError("model: clock must lie in 1..5000 MHz (got " + std::to_string(p.clock_mhz) + ")");
   if (p.arch == Architecture::Paper) {
@@ -183,6 +191,7 @@ SC_MODULE(kdop_accel) {
     }
     stack_depth.write(s.stack_depth);
     pair_tests.write(s.pair_tests);
+    if (core->needs_host()) sc_core::sc_pause();  // sc_start returns before the next clock
   }
 };
 
@@ -192,13 +201,13 @@ struct Bench {
   sc_core::sc_clock clk;
   kdop_accel accel;
   sc_core::sc_trace_file* trace = nullptr;
-  Bench(double period, const std::string& trace_path)
-      : period_ns(period), clk("clk", period, sc_core::SC_NS), accel("accel") {
+  std::string trace_path;
+  Bench(double period, const std::string& trace_path_)
+      : period_ns(period), clk("clk", period, sc_core::SC_NS), accel("accel"), trace_path(trace_path_) {
     accel.clk(clk);
     if (!trace_path.empty()) {
-      std::string base = trace_path;
-      if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
-      trace = sc_core::sc_create_vcd_trace_file(base.c_str());
+      // SystemC appends ".vcd" to the name it is given (validate: the path ends in it).
+      trace = sc_core::sc_create_vcd_trace_file(trace_path.substr(0, trace_path.size() - 4).c_str());
       // The signals the RTL tops have as ports carry the ports' names (docs/waves.md), so one
       // GTKWave view reads both; the rest are the model's own.
       sc_core::sc_trace(trace, clk, "clk_i");
@@ -213,23 +222,40 @@ struct Bench {
   }
 };
 
+Bench*& bench_instance() {
+  static Bench* b = nullptr;
+  return b;
+}
+
 Bench& bench(const ModelParams& p) {
-  static Bench* b = [&] {
+  Bench*& b = bench_instance();
+  if (b == nullptr) {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-    return new Bench(1000.0 / p.clock_mhz, p.trace_path);
-  }();
+    b = new Bench(1000.0 / p.clock_mhz, p.trace_path);
+  }
   return *b;
 }
 
-// Clocks `core` until it is idle; returns the host seconds spent in sc_start.
-double run(ClockedCore& core, const ModelParams& p) {
+// Clocks `core` until it is idle; returns the host seconds spent in sc_start. `serve` runs before
+// the first clock and whenever the core asks for the host (ClockedCore::needs_host), between
+// clocks and outside the simulation, with the seconds spent so far.
+double run(ClockedCore& core, const ModelParams& p, const std::function<void(double seconds)>& serve = {}) {
   Bench& b = bench(p);
+  // The shell drives `core` until it is idle, or until `serve` throws (the core is gone then).
+  struct Attached {
+    kdop_accel& accel;
+    ~Attached() { accel.core = nullptr; }
+  } attached{b.accel};
   b.accel.core = &core;
-  const auto t0 = std::chrono::steady_clock::now();
+  double seconds = 0;
   const sc_core::sc_time chunk(b.period_ns * 1024, sc_core::SC_NS);
-  while (core.busy()) sc_core::sc_start(chunk);
-  b.accel.core = nullptr;
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  while (core.busy()) {
+    if (serve) serve(seconds);
+    const auto t0 = std::chrono::steady_clock::now();
+    sc_core::sc_start(chunk);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return seconds;
 }
 
 ModelResult result_of(ModelStats stats, std::vector<ContactPair> contacts) {
@@ -257,34 +283,38 @@ const ImageMemory& image_memory(const DopTree& tree, const ImageParams& ip) {
   return *slot;
 }
 
-BatchResult simulate_batch(const DopTree& first, const DopTree& second, const std::vector<Pose>& poses,
-                           const ModelParams& params) {
+StreamTotals simulate_stream(const DopTree& first, const DopTree& second, const PoseSource& next_pose,
+                             const ResultSink& on_result, const ModelParams& params) {
   if (first.k() != second.k()) throw InputError("model: both trees must have the same k");
   validate(params);
-  const auto t0 = std::chrono::steady_clock::now();
   const double s = scene_scale(first, second);
   const ImageParams ip{params.fixed.b, params.vertex_bits, params.bus_width, s};
   const ImageMemory& mf = image_memory(first, ip);
   const ImageMemory& ms = image_memory(second, ip);
   const int k = first.k();
   const int n = params.axes <= 0 ? k : std::min(params.axes, k);
-  // Host interface: the registers of every query (axis table, M', T', tree addresses).
-  std::vector<QueryRegisters> regs(poses.size());
-  for (std::size_t i = 0; i < poses.size(); ++i) {
-    regs[i].first = &mf;
-    regs[i].second = &ms;
-    const Pose centred = centred_pose(first, second, poses[i]);  // the images are in the centred frames
-    regs[i].axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, params.fixed);
-    regs[i].pose = quantize_pose(centred, s, TriangleFixedParams{params.vertex_bits, params.rotation_bits});
-  }
-  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double setup_each = poses.empty() ? 0.0 : setup / double(poses.size());
+  // Host interface: the registers of one query (axis table, M', T', tree addresses), and the time
+  // their set-up took.
+  auto registers_of = [&](const Pose& pose, double& setup_seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    QueryRegisters r;
+    r.first = &mf;
+    r.second = &ms;
+    const Pose centred = centred_pose(first, second, pose);  // the images are in the centred frames
+    r.axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, params.fixed);
+    r.pose = quantize_pose(centred, s, TriangleFixedParams{params.vertex_bits, params.rotation_bits});
+    setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  };
 
-  BatchResult out;
+  StreamTotals totals;
+  Pose pose;
   if (params.arch == Architecture::Paper) {
     const int lat = params.pipeline_latency > 0 ? params.pipeline_latency
                                                 : rtl_pipeline_latency(params.fixed.b, params.fixed.c);
-    for (const QueryRegisters& r : regs) {
+    while (next_pose(pose)) {
+      double setup = 0;
+      const QueryRegisters r = registers_of(pose, setup);
       PaperCore core(params, k, n, lat, r);
       const double secs = run(core, params);
       ModelResult m = result_of(core.stats(), core.contacts());
@@ -292,28 +322,84 @@ BatchResult simulate_batch(const DopTree& first, const DopTree& second, const st
       m.stats.pipeline_utilization =
           m.stats.cycles ? double(m.stats.axis_tests_issued) / (double(m.stats.cycles) * params.pipelines) : 0.0;
       m.stats.sim_seconds = secs;
-      m.stats.setup_seconds = setup_each;
-      out.cycles += m.stats.cycles;
-      out.sim_seconds += secs;
-      out.queries.push_back(std::move(m));
+      m.stats.setup_seconds = setup;
+      totals.cycles += m.stats.cycles;
+      totals.sim_seconds += secs;
+      on_result(totals.queries++, pose, std::move(m));
     }
-    return out;
+    return totals;
   }
   V2Config cfg;
   cfg.k = k;
   cfg.n = n;
   cfg.sat_latency = params.pipeline_latency > 0 ? params.pipeline_latency : kWideSatLatency;
   cfg.params = params;
-  V2Accelerator acc(cfg, regs);
-  out.sim_seconds = run(acc, params);
-  out.cycles = acc.cycles();
-  for (const V2Accelerator::QueryOutcome& o : acc.outcomes()) {
-    ModelResult m = result_of(o.stats, o.contacts);
-    m.stats.sim_seconds = out.sim_seconds * (out.cycles ? double(o.stats.cycles) / double(out.cycles) : 0.0);
-    m.stats.setup_seconds = setup_each;
-    out.queries.push_back(std::move(m));
-  }
+  V2Accelerator acc(cfg);
+  // Queries submitted and not yet handed out: their poses and set-up times, and the finished ones
+  // that wait for an earlier query (results go out in input order).
+  struct Pending {
+    Pose pose;
+    double setup_seconds = 0;
+    std::optional<ModelResult> result;
+  };
+  std::map<std::size_t, Pending> pending;
+  std::size_t submitted = 0;
+  auto serve = [&](double sim_seconds) {
+    // Finished queries, then every consecutive one from the oldest out.
+    for (V2Accelerator::QueryOutcome& o : acc.take_finished())
+      pending.at(o.index).result = result_of(o.stats, std::move(o.contacts));
+    while (!pending.empty() && pending.begin()->second.result) {
+      auto node = pending.extract(pending.begin());
+      ModelResult& m = *node.mapped().result;
+      m.stats.sim_seconds = acc.cycles() ? sim_seconds * double(m.stats.cycles) / double(acc.cycles()) : 0.0;
+      m.stats.setup_seconds = node.mapped().setup_seconds;
+      on_result(node.key(), node.mapped().pose, std::move(m));
+      ++totals.queries;
+    }
+    // Twice the engines queued, so the next pause is a few queries away.
+    while (!acc.input_closed() && acc.queued() < 2 * std::size_t(params.engines)) {
+      if (!next_pose(pose)) {
+        acc.close_input();
+        break;
+      }
+      Pending& q = pending[submitted++];
+      q.pose = pose;
+      acc.submit(registers_of(pose, q.setup_seconds));
+    }
+  };
+  totals.sim_seconds = run(acc, params, serve);
+  serve(totals.sim_seconds);  // the queries that finished in the last clocks
+  totals.cycles = acc.cycles();
+  return totals;
+}
+
+BatchResult simulate_batch(const DopTree& first, const DopTree& second, const std::vector<Pose>& poses,
+                           const ModelParams& params) {
+  BatchResult out;
+  std::size_t next = 0;
+  const StreamTotals totals = simulate_stream(
+      first, second,
+      [&](Pose& pose) {
+        if (next == poses.size()) return false;
+        pose = poses[next++];
+        return true;
+      },
+      [&](std::size_t, const Pose&, ModelResult&& result) { out.queries.push_back(std::move(result)); }, params);
+  out.cycles = totals.cycles;
+  out.sim_seconds = totals.sim_seconds;
   return out;
+}
+
+void close_trace() {
+  Bench* b = bench_instance();
+  if (b == nullptr || b->trace == nullptr) return;
+  // SystemC's writer checks none of its writes: a comment written last through it, then read back,
+  // shows whether everything before it reached the file.
+  static constexpr const char* kEnd = "kdop: end of trace";
+  b->trace->write_comment(kEnd);
+  sc_core::sc_close_vcd_trace_file(b->trace);
+  b->trace = nullptr;
+  check_vcd_file(b->trace_path, kEnd, "trace");
 }
 
 ModelResult simulate(const DopTree& first, const DopTree& second, const Pose& pose, const ModelParams& params) {

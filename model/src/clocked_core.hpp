@@ -21,6 +21,9 @@ class ClockedCore {
   virtual void tick() = 0;
   virtual bool busy() const = 0;
   virtual TopSignals signals() const = 0;
+  // True when the host must act before the next clock (the v2 accelerator's query queue runs
+  // low): the shell then pauses the simulation, the host serves the core and resumes it.
+  virtual bool needs_host() const { return false; }
 };
 
 }  // namespace kdopcd::model

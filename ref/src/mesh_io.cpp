@@ -40,6 +40,7 @@
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/file_io.hpp"
+#include "kdopcd/scale_limits.hpp"
 
 // Assimp 5.2.5 leaks its partial scene on some import errors (bad ascii STL, bad OBJ). Under
 // AddressSanitizer (the asan-ubsan preset) LeakSanitizer would fail every test that feeds it
@@ -166,6 +167,11 @@ void check_mesh(const Mesh& mesh, const std::string& path) {
     const Vec3& v = mesh.vertices[i];
     if (!v.allFinite()) {
       fail(path, fmt::format("vertex {} has a non-finite coordinate ({}, {}, {})", i, v.x(), v.y(), v.z()));
+    }
+    if (!within_scale(v.x()) || !within_scale(v.y()) || !within_scale(v.z())) {
+      fail(path, fmt::format("vertex {} ({:g}, {:g}, {:g}) lies beyond the scale limit: every coordinate must have a "
+                             "magnitude of at most {}",
+                             i, v.x(), v.y(), v.z(), kMaxCoordinateText));
     }
   }
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
@@ -644,14 +650,6 @@ Mesh read_with_assimp(const std::string& path, const std::string& ext) {
   return mesh;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open file for reading");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) fail(path, "read error");
-  return std::move(ss).str();
-}
 
 }  // namespace
 
@@ -669,9 +667,9 @@ Mesh load_mesh(const std::string& path) {
 
   Mesh mesh;
   if (ext == ".off") {
-    mesh = read_off(path, read_file(path));
+    mesh = read_off(path, read_whole_file(path, "mesh"));
   } else if (ext == ".ply") {
-    mesh = PlyReader(path, read_file(path)).read();
+    mesh = PlyReader(path, read_whole_file(path, "mesh")).read();
   } else {
     // Assimp reports an unreadable file only as "Unable to open file"; check first so the
     // message says so plainly.

@@ -2,16 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
 #include <cstdint>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <string_view>
 #include <sstream>
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/exact_sum.hpp"
 #include "kdopcd/file_io.hpp"
+#include "kdopcd/scale_limits.hpp"
 
 namespace kdopcd {
 
@@ -37,6 +42,10 @@ Pose parse_pose(const std::string& text, const std::string& where) {
     throw InputError(fmt::format("{}: expected 7 numbers 'qw qx qy qz tx ty tz', found {}", where, v.size()));
   for (double x : v)
     if (!std::isfinite(x)) throw InputError(fmt::format("{}: non-finite value in pose", where));
+  for (int i = 4; i < 7; ++i)
+    if (!within_scale(v[std::size_t(i)]))
+      throw InputError(fmt::format("{}: translation component {:g} lies beyond the scale limit (magnitude at most {})",
+                                   where, v[std::size_t(i)], kMaxCoordinateText));
   Eigen::Quaterniond q(v[0], v[1], v[2], v[3]);
   const double norm = q.norm();
   if (!(norm > 0) || !std::isfinite(norm))
@@ -47,21 +56,80 @@ Pose parse_pose(const std::string& text, const std::string& where) {
   return pose;
 }
 
+namespace {
+
+// One line of a pose file, numbered `number`: false for a blank or comment line, else the pose.
+bool pose_of_line(std::string_view line, int number, const std::string& path, Pose& pose) {
+  if (line.size() > kMaxPoseLineBytes)
+    throw InputError(fmt::format("{}:{}: line longer than {} bytes", path, number, kMaxPoseLineBytes));
+  if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return false;
+  pose = parse_pose(std::string(line), fmt::format("{}:{}", path, number));
+  return true;
+}
+
+}  // namespace
+
 std::vector<Pose> load_poses(const std::string& path) {
   return parse_poses(read_whole_file(path, "pose file"), path);
 }
 
 std::vector<Pose> parse_poses(const std::string& text, const std::string& path) {
-  std::istringstream in(text);
   std::vector<Pose> poses;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    poses.push_back(parse_pose(line, fmt::format("{}:{}", path, number)));
+  std::string_view rest = text;
+  for (int number = 1; !rest.empty(); ++number) {
+    const std::size_t end = rest.find('\n');
+    const std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    if (Pose pose; pose_of_line(line, number, path, pose)) poses.push_back(pose);
   }
   if (poses.empty()) throw InputError(fmt::format("{}: no poses in file", path));
   return poses;
+}
+
+PoseReader::PoseReader(const std::string& path) : path_(path) {
+  require_regular_file(path, "pose file");
+  file_ = std::fopen(path.c_str(), "rb");
+  if (file_ == nullptr)
+    throw InputError(fmt::format("{}: cannot open the pose file for reading: {}", path, std::strerror(errno)));
+}
+
+PoseReader::~PoseReader() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+bool PoseReader::next(Pose& pose) {
+  for (;;) {
+    std::size_t end = buffer_.find('\n', start_);
+    while (end == std::string::npos && !eof_) {
+      buffer_.erase(0, start_);
+      start_ = 0;
+      if (buffer_.size() > kMaxPoseLineBytes)
+        throw InputError(fmt::format("{}:{}: line longer than {} bytes", path_, line_ + 1, kMaxPoseLineBytes));
+      char chunk[1 << 16];
+      const std::size_t n = std::fread(chunk, 1, sizeof chunk, file_);
+      if (n == 0) {
+        if (std::ferror(file_)) throw InputError(fmt::format("{}:{}: read error: {}", path_, line_ + 1, std::strerror(errno)));
+        eof_ = true;
+      }
+      const std::size_t searched = buffer_.size();
+      buffer_.append(chunk, n);
+      end = buffer_.find('\n', searched);
+    }
+    if (end == std::string::npos) {  // the end of the file: a last line without a newline, or none
+      if (start_ == buffer_.size()) {
+        if (count_ == 0) throw InputError(fmt::format("{}: no poses in file", path_));
+        return false;
+      }
+      end = buffer_.size();
+    }
+    const std::string_view line(buffer_.data() + start_, end - start_);
+    start_ = std::min(end + 1, buffer_.size());
+    if (pose_of_line(line, ++line_, path_, pose)) {
+      ++count_;
+      return true;
+    }
+  }
 }
 
 std::vector<Vec3> place_vertices(const Mesh& mesh, const Pose& pose) {

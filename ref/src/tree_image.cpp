@@ -6,10 +6,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/file_io.hpp"
 #include "kdopcd/fixed_format.hpp"
 #include "kdopcd/orientations.hpp"
 
@@ -408,19 +408,12 @@ TreeImage decode(std::span<const std::uint8_t> bytes, const std::string& name) {
 
 void write_tree_image(const std::string& path, const TreeImage& image) {
   const std::vector<std::uint8_t> bytes = encode(image);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(fmt::format("{}: cannot open for writing", path));
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  out.close();
-  if (!out) throw InputError(fmt::format("{}: write failed", path));
+  write_whole_file(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 TreeImage read_tree_image(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open tree image", path));
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(fmt::format("{}: read failed", path));
-  return decode(bytes, path);
+  const std::string text = read_whole_file(path, "tree image");
+  return decode(std::vector<std::uint8_t>(text.begin(), text.end()), path);
 }
 
 }  // namespace kdopcd

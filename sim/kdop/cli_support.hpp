@@ -5,10 +5,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/sat_fixed.hpp"
@@ -64,19 +67,59 @@ inline CLI::Validator positive_finite(double hi) {
 // exact in the JSON reports that echo them.
 inline constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 53;
 
-// An unsigned 64-bit integer written in decimal digits. CLI11 converts "-1" into an unsigned
-// option as 2^64 - 1; this refuses the sign, so a seed or a count is what was typed.
-inline CLI::Validator unsigned_integer() {
-  CLI::Validator v(
-      [](std::string& input) -> std::string {
-        if (input.empty() || input.find_first_not_of("0123456789") != std::string::npos)
-          return fmt::format("'{}' is not an unsigned decimal integer (0 .. 2^64-1)", input);
-        std::uint64_t x = 0;
-        if (!CLI::detail::lexical_cast(input, x)) return fmt::format("{} does not fit in 64 bits", input);
-        return {};
-      },
-      "UINT64");
-  return v;
+// An integer written in decimal digits (a '-' first where `allow_negative`), read in the full
+// width of 64 bits: no wrap, no saturation, no octal or hexadecimal reading. Empty when `text` is
+// one; else what is wrong with it.
+inline std::string decimal_integer_error(std::string_view text, bool allow_negative) {
+  const bool negative = !text.empty() && text.front() == '-';
+  const std::string_view digits = negative ? text.substr(1) : text;
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos ||
+      (negative && !allow_negative))
+    return fmt::format("'{}' is not {} decimal integer", text, allow_negative ? "a" : "an unsigned");
+  std::int64_t s = 0;
+  std::uint64_t u = 0;
+  const auto [end, ec] = allow_negative ? std::from_chars(text.data(), text.data() + text.size(), s)
+                                        : std::from_chars(text.data(), text.data() + text.size(), u);
+  if (ec != std::errc() || end != text.data() + text.size())
+    return fmt::format("{} does not fit in a 64-bit {}integer ({} .. {})", text, allow_negative ? "" : "unsigned ",
+                       allow_negative ? std::numeric_limits<std::int64_t>::min() : 0,
+                       allow_negative ? std::uint64_t(std::numeric_limits<std::int64_t>::max())
+                                      : std::numeric_limits<std::uint64_t>::max());
+  return {};
+}
+
+// An unsigned decimal integer in [lo, hi] from a part of an option's value (--shard i/N); throws
+// InputError naming `what` otherwise.
+inline std::uint64_t parse_unsigned(std::string_view text, std::uint64_t lo, std::uint64_t hi, std::string_view what) {
+  if (const std::string error = decimal_integer_error(text, false); !error.empty())
+    throw InputError(fmt::format("{}: {}", what, error));
+  std::uint64_t value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  if (value < lo || value > hi) throw InputError(fmt::format("{}: {} is outside {} .. {}", what, text, lo, hi));
+  return value;
+}
+
+// Every integer option of `app` and its subcommands is read by decimal_integer_error's rules before
+// any bound is checked: CLI11 alone reads "010" as 8 and "0x10" as 16, and lets a number beyond 64
+// bits saturate. The check is a transform, so it runs before each option's own checks, and hands
+// them the number written without leading zeros.
+inline void make_integer_options_strict(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    const std::string type = option->get_type_name();
+    const bool is_signed = type.rfind("INT", 0) == 0, is_unsigned = type.rfind("UINT", 0) == 0;
+    if (!is_signed && !is_unsigned) continue;
+    option->transform(CLI::Validator(
+        [is_signed](std::string& input) -> std::string {
+          std::string error = decimal_integer_error(input, is_signed);
+          if (!error.empty()) return error;
+          const bool negative = input.front() == '-';
+          const std::size_t first = input.find_first_not_of('0', negative ? 1 : 0);
+          input = first == std::string::npos ? "0" : (negative ? "-" : "") + input.substr(first);
+          return {};
+        },
+        ""));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) make_integer_options_strict(*sub);
 }
 
 // --bits b,c,z (or one n for all three), with the option named in the message.

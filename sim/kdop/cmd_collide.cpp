@@ -14,7 +14,6 @@
 #include "kdopcd/fixed_precision.hpp"
 #include "kdopcd/file_io.hpp"
 #include "kdopcd/mesh_io.hpp"
-#include "kdopcd/tri_fixed.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/tri_fixed.hpp"
 #include "query_report.hpp"
@@ -157,16 +156,16 @@ FixedCheck check_fixed_difference(const DopTree& first_tree, const DopTree& seco
   return c;
 }
 
-void run_collide(const CollideArgs& args) {
+void run_collide(const CollideArgs& args, bool bits_given, bool tri_bits_given) {
   check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}}, {args.first, args.second, args.poses_file});
-  std::vector<Pose> poses;
-  if (!args.poses_file.empty()) poses = load_poses(args.poses_file);
-  if (!args.pose_text.empty()) poses.push_back(parse_pose(args.pose_text, "--pose"));
-  if (poses.empty()) throw InputError("give --poses FILE or --pose \"qw qx qy qz tx ty tz\"");
   TraversalOptions options;
   options.axes = args.axes;
   options.rule = parse_descent_rule(args.rule);
   const SatBackend backend = parse_sat_backend(args.backend);
+  // The fixed-point widths belong to the fixed backend; the others would ignore them.
+  if (backend != SatBackend::Fixed && (bits_given || tri_bits_given))
+    throw InputError(fmt::format("{} sets the fixed-point arithmetic: it needs --backend fixed (got --backend {})",
+                                 bits_given ? "--bits" : "--tri-bits", to_string(backend)));
   const FixedParams fixed = parse_bits_option(args.bits);
   const TriangleFixedParams tri = parse_tri_bits(args.tri_bits);
   const bool on_device = args.device != "reference";
@@ -179,6 +178,10 @@ void run_collide(const CollideArgs& args) {
   // The fixed backend of the reference decides triangle pairs with the fixed-point triangle unit;
   // the device path (and every other backend) with the exact test on the doubles.
   const bool triangle_unit = backend == SatBackend::Fixed && !on_device;
+  if (tri_bits_given && !triangle_unit)
+    throw InputError("--tri-bits sets the fixed-point triangle unit, which --device " + args.device +
+                     " does not use (it decides triangles with the exact test)");
+  PoseStream poses(args.poses_file, args.pose_text);
 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
@@ -198,31 +201,45 @@ void run_collide(const CollideArgs& args) {
     for (const std::string& w : fixed_precision(first_tree, second_tree, fixed, tri).warnings)
       fmt::print(stderr, "warning: {}\n", w);
 
-  std::vector<PoseOutcome> outcomes;
+  // The device answers all poses in one batch call as well (device_queries): it takes them all at
+  // once; the reference streams them.
+  std::vector<Pose> device_poses;
   std::vector<PoseOutcome> device_outcomes;
 #if defined(KDOPCD_WITH_CUDA)
-  if (on_device) device_outcomes = device_queries(first_tree, second_tree, poses, options, backend, fixed, args.device);
+  if (on_device) {
+    for (Pose p; poses.next(p);) device_poses.push_back(p);
+    device_outcomes = device_queries(first_tree, second_tree, device_poses, options, backend, fixed, args.device);
+  }
 #endif
+  PairsWriter pairs(args.pairs_path);
+  JsonReportWriter json(args.json_path,
+                        {{"first", args.first}, {"second", args.second}, {"device", args.device}, {"k", args.k},
+                         {"axes", args.axes <= 0 ? args.k : std::min(args.axes, args.k)},
+                         {"rule", to_string(options.rule)}, {"backend", to_string(backend)},
+                         {"bits", {fixed.b, fixed.c, fixed.z}}, {"tri_bits", {tri.v, tri.m}},
+                         {"build_seconds", build_seconds}});
   print_table_header();
   bool all_equal = true;
   std::size_t within_delta = 0;
-  for (std::size_t i = 0; i < poses.size(); ++i) {
+  Pose pose;
+  for (std::size_t i = 0; on_device ? i < device_poses.size() : poses.next(pose); ++i) {
     PoseOutcome outcome;
     if (on_device) {
+      pose = device_poses[i];
       outcome = std::move(device_outcomes[i]);
     } else {
       const auto t0 = std::chrono::steady_clock::now();
-      outcome.result = collide(first_tree, second_tree, poses[i], options, backend, fixed, tri);
+      outcome.result = collide(first_tree, second_tree, pose, options, backend, fixed, tri);
       outcome.seconds = seconds_since(t0);
     }
     print_table_row(i, outcome, !on_device);
     if (args.check) {
-      const auto brute = brute_force_contacts(first, second, poses[i]);
+      const auto brute = brute_force_contacts(first, second, pose);
       const bool equal = brute == outcome.result.contacts;
       if (equal) {
         fmt::print("      brute force: {} contacts, equal\n", brute.size());
       } else if (triangle_unit) {
-        const FixedCheck c = check_fixed_difference(first_tree, second_tree, poses[i], tri, brute, outcome.result.contacts);
+        const FixedCheck c = check_fixed_difference(first_tree, second_tree, pose, tri, brute, outcome.result.contacts);
         all_equal &= c.unexplained == 0;
         within_delta += c.unexplained == 0;
         fmt::print("      brute force: {} contacts; {} pair(s) differ, {} (largest triangle distance {:.3g}, delta "
@@ -237,23 +254,14 @@ void run_collide(const CollideArgs& args) {
         fmt::print("      brute force: {} contacts, DIFFERENT\n", brute.size());
       }
     }
-    outcomes.push_back(std::move(outcome));
+    pairs.add(i, outcome.result.contacts);
+    nlohmann::json row = stats_json(outcome.result.stats);
+    row["index"] = i;
+    row["seconds"] = outcome.seconds;
+    json.add_pose(row);
   }
-  if (!args.pairs_path.empty()) write_pairs_file(args.pairs_path, outcomes);
-  if (!args.json_path.empty()) {
-    nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"device", args.device}, {"k", args.k},
-                             {"axes", args.axes <= 0 ? args.k : std::min(args.axes, args.k)},
-                             {"rule", to_string(options.rule)}, {"backend", to_string(backend)},
-                             {"bits", {fixed.b, fixed.c, fixed.z}}, {"tri_bits", {tri.v, tri.m}},
-                             {"build_seconds", build_seconds}, {"poses", nlohmann::json::array()}};
-    for (std::size_t i = 0; i < outcomes.size(); ++i) {
-      nlohmann::json row = stats_json(outcomes[i].result.stats);
-      row["index"] = i;
-      row["seconds"] = outcomes[i].seconds;
-      report["poses"].push_back(row);
-    }
-    write_json_file(args.json_path, report);
-  }
+  pairs.close();
+  json.close();
   if (within_delta > 0)
     fmt::print("check: {} pose(s) differ from brute force only within the fixed triangle unit's delta\n", within_delta);
   if (!all_equal) throw CheckFailed("the contact set differs from brute force (see the lines marked DIFFERENT / NOT explained)");
@@ -287,7 +295,9 @@ void add_collide_command(CLI::App& app) {
       ->check(CLI::IsMember({"reference", "host", "cuda"}))
       ->capture_default_str();
   cmd->add_flag("--check", args->check, "also compute brute force (all triangle pairs) and compare");
-  cmd->callback([args] { run_collide(*args); });
+  const CLI::Option* bits = cmd->get_option("--bits");
+  const CLI::Option* tri_bits = cmd->get_option("--tri-bits");
+  cmd->callback([args, bits, tri_bits] { run_collide(*args, bits->count() > 0, tri_bits->count() > 0); });
 }
 
 const CommandRegistration registration(20, add_collide_command);

@@ -46,7 +46,7 @@ void add_scene_command(CLI::App& app) {
                   "grid spacing = bounding-sphere diameter / cbrt(density): 1 = neighbouring spheres touch")
       ->check(finite_range(1e-3, 1e3))
       ->capture_default_str();
-  cmd->add_option("--seed", a->seed, "random seed (rotations, jitter)")->check(unsigned_integer())->capture_default_str();
+  cmd->add_option("--seed", a->seed, "random seed (rotations, jitter)")->capture_default_str();
   cmd->add_option("-o,--output", a->output, "scene JSON to write (mesh path stored relative to it)")->required();
   cmd->callback([a] { run_scene(*a); });
 }

@@ -32,16 +32,18 @@ void run_poses(const PosesArgs& args) {
   if (!(axis.norm() > 0) || !(direction.norm() > 0)) throw InputError("--axis and --direction must be non-zero");
   const auto poses = make_pose_classes(first_tree, second_tree,
                                        Eigen::Quaterniond(Eigen::AngleAxisd(args.angle, axis.normalized())), direction);
-  OutputFile out(args.out);
-  out << fmt::format("# {} (first) vs {} (second): one pose per class, 'qw qx qy qz tx ty tz'\n", args.first,
-                     args.second);
+  std::string text = fmt::format("# {} (first) vs {} (second): one pose per class, 'qw qx qy qz tx ty tz'\n",
+                                 args.first, args.second);
   for (const ClassifiedPose& cp : poses) {
     const Eigen::Quaterniond& q = cp.pose.rotation;
     const Vec3& t = cp.pose.translation;
-    out << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}  # {}\n", q.w(), q.x(), q.y(), q.z(),
-                       t.x(), t.y(), t.z(), to_string(cp.kind));
+    const std::string line =
+        fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}", q.w(), q.x(), q.y(), q.z(), t.x(), t.y(), t.z());
+    // Only a pose that a pose file may hold is written (finite, within the scale limit).
+    parse_pose(line, fmt::format("the {} pose found", to_string(cp.kind)));
+    text += fmt::format("{}  # {}\n", line, to_string(cp.kind));
   }
-  out.close();
+  write_whole_file(args.out, text);
   fmt::print("wrote {}: intersecting, close-proximity, small-proximity, separated\n", args.out);
 }
 

@@ -4,14 +4,18 @@
 
 #if KDOPCD_WITH_MODEL
 #include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <optional>
 
 #include "cli_support.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/fixed_precision.hpp"
 #include "kdopcd/file_io.hpp"
+#include "kdopcd/library_output.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd_model/model.hpp"
@@ -216,55 +220,122 @@ nlohmann::json print_v2_resources(const model::ModelParams& p, int k, const DopT
   return j;
 }
 
-void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, const CLI::Option* tri_latency_option) {
+// Options that one engine or another ignores; naming one for an engine that ignores it is an
+// input error (every option given does something).
+struct EngineOptions {
+  const CLI::Option *rtl_blocks, *stalls, *seed, *trace_depth, *trace, *tri_latency;
+};
+
+void check_engine_options(const SimArgs& args, const EngineOptions& o) {
+  const bool systemc = args.engine == "systemc", rtl = args.engine == "rtl" || args.engine == "both";
+  if (o.rtl_blocks->count() > 0 && !systemc)
+    throw InputError("--rtl-blocks needs --engine systemc (the units of the signal-level build to run as verilated RTL)");
+  if (o.rtl_blocks->count() > 0 && args.rtl_blocks.empty())
+    throw InputError("--rtl-blocks '': name the blocks (sat, tri, ctrl, fetch, all, top) or none");
+  for (const CLI::Option* rtl_only : {o.stalls, o.seed})
+    if (rtl_only->count() > 0 && !rtl)
+      throw InputError(rtl_only->get_name() + " drives the verilated top's bus models: it needs --engine rtl or both (got --engine " +
+                       args.engine + ")");
+  if (o.trace_depth->count() > 0 && !(rtl && o.trace->count() > 0))
+    throw InputError("--trace-depth sets the hierarchy of the RTL's FST waves: it needs --engine rtl or both and --trace");
+}
+
+// While the RTL's FST trace is open: Verilator's FST writer keeps scratch files mapped into memory
+// (fstapi.c: tmpfile() + mmap), and a disk that fills up (or a file-size limit) makes a store into
+// such a page raise SIGBUS. That is an unwritable output, not a crash: the handler deletes the
+// writer's PATH.hier, prints the error and ends the process with status 2. Async-signal-safe: the
+// message and the path are prepared before the handler is armed.
+class FstWriteFaultGuard {
+ public:
+  explicit FstWriteFaultGuard(const std::string& trace) {
+    message() = fmt::format("kdop: error: --trace {}: the FST writer's memory-mapped files could not be written (a "
+                            "full disk, or a file-size limit): the trace is incomplete\n",
+                            trace);
+    scratch() = trace + ".hier";
+    struct sigaction action{};
+    action.sa_handler = [](int) {
+      ::unlink(scratch().c_str());
+      [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, message().data(), message().size());
+      ::_exit(kExitInputError);
+    };
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGBUS, &action, &previous_);
+  }
+  FstWriteFaultGuard(const FstWriteFaultGuard&) = delete;
+  FstWriteFaultGuard& operator=(const FstWriteFaultGuard&) = delete;
+  ~FstWriteFaultGuard() { ::sigaction(SIGBUS, &previous_, nullptr); }
+
+ private:
+  static std::string& message() {
+    static std::string text;
+    return text;
+  }
+  static std::string& scratch() {
+    static std::string path;
+    return path;
+  }
+  struct sigaction previous_{};
+};
+
+// --trace: what each engine writes, claimed before the simulation (library_output.hpp). Returns
+// the path to hand to the engine's writer; empty without --trace.
+std::string claim_trace(const std::string& trace, bool rtl) {
+  if (trace.empty()) return {};
+  if (rtl) {
+    // Verilator's FST writer keeps PATH.hier beside the trace while it runs, and deletes and
+    // re-creates its file: it gets the file itself, not a symbolic link to it.
+    return claim_library_output(trace, "--trace", {".hier"});
+  }
+  // SystemC's VCD writer appends .vcd to a name: it gets the name as given (ending in .vcd), and
+  // writes through a symbolic link as every other output does.
+  claim_library_output(trace, "--trace");
+  return trace;
+}
+
+void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions& engine_options) {
   if (args.engine != "model" && args.engine != "rtl" && args.engine != "both" && args.engine != "systemc")
     throw InputError("--engine must be model, rtl, both or systemc (got '" + args.engine + "')");
   const bool systemc = args.engine == "systemc";
-  if (!args.rtl_blocks.empty() && !systemc)
-    throw InputError("--rtl-blocks needs --engine systemc (the units of the signal-level build to run as verilated RTL)");
+  check_engine_options(args, engine_options);
 #if KDOPCD_WITH_COSIM
   // A bad block name is an input error before any mesh is read.
   const std::string rtl_blocks = systemc ? cosim::parse_rtl_blocks(args.rtl_blocks).name() : std::string();
 #else
   const std::string rtl_blocks;
 #endif
-  {
-    // SystemC writes the trace to the path without its .vcd, plus .vcd; the RTL top writes FST.
-    std::string trace = args.p.trace_path;
-    if (args.engine == "model" && !trace.empty() && !trace.ends_with(".vcd")) trace += ".vcd";
-    if (args.engine == "systemc" && !trace.empty() && !trace.ends_with(".vcd"))
-      throw InputError("--trace with --engine systemc writes a VCD: the file name must end in .vcd (got '" + trace + "')");
-    check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}, {"--trace", trace}},
-                  {args.first, args.second, args.poses_file});
-  }
-  std::vector<Pose> poses;
-  if (!args.poses_file.empty()) poses = load_poses(args.poses_file);
-  if (!args.pose_text.empty()) poses.push_back(parse_pose(args.pose_text, "--pose"));
-  if (poses.empty()) throw InputError("give --poses FILE or --pose \"qw qx qy qz tx ty tz\"");
+  // SystemC's VCD writer appends .vcd to the name it gets: the name must have it, so that the
+  // file written is the file named.
+  if (!args.p.trace_path.empty() && (args.engine == "model" || systemc))
+    require_extension(args.p.trace_path, ".vcd", "--trace", "SystemC's VCD writer");
+  check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}, {"--trace", args.p.trace_path}},
+                {args.first, args.second, args.poses_file});
+  PoseStream poses(args.poses_file, args.pose_text);
   model::ModelParams& p = args.p;
   p.arch = model::parse_architecture(args.arch);
-  (void)arch_given;  // both architectures have an RTL top: v2 (kdopcd_v2_top) and paper (kdopcd_top)
   p.tree_memory = model::parse_tree_memory(args.tree_memory);
   check_arch_options(p, arch_options);
   if (systemc && p.arch != model::Architecture::V2)
     throw InputError("--engine systemc is the v2 engine's signal-level build (--arch v2)");
   p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
-  if (p.arch == model::Architecture::V2 && tri_latency_option->count() == 0)
+  if (p.arch == model::Architecture::V2 && engine_options.tri_latency->count() == 0)
     p.triangle_latency = model::v2_params().triangle_latency;  // the RTL v2 unit's (the contract's TRI_LAT)
   p.rule = parse_descent_rule(args.rule);
   p.fixed = parse_bits_option(args.bits);
   if (p.pipeline_latency == 0)
     p.pipeline_latency = p.arch == model::Architecture::V2 ? model::kWideSatLatency
                                                            : model::rtl_pipeline_latency(p.fixed.b, p.fixed.c);
-  model::validate(p);
-#if KDOPCD_WITH_COSIM
-  if (systemc) {
-    cosim::check_params(p, args.k);
-    // Waves of the signal-level engine: its unit ports, every pose (docs/cosim.md).
-    if (!p.trace_path.empty()) cosim::open_trace(p.trace_path, {cosim::parse_rtl_blocks(args.rtl_blocks)});
-  }
-#endif
   const bool v2 = p.arch == model::Architecture::V2;
+  const bool use_rtl = args.engine == "rtl" || args.engine == "both";
+  if (!p.trace_path.empty() && use_rtl && !v2)
+    throw InputError("--trace with --engine rtl: waves of the v2 top only (--arch v2)");
+  {
+    model::ModelParams checked = p;
+    if (use_rtl) checked.trace_path.clear();  // the RTL writes the waves, not the model
+    model::validate(checked);
+  }
+#if KDOPCD_WITH_COSIM
+  if (systemc) cosim::check_params(p, args.k);
+#endif
   nlohmann::json resources;  // v2: the estimate, also in --json
 
   const Mesh first = load_mesh(args.first);
@@ -306,33 +377,46 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
        fixed_precision(first_tree, second_tree, p.fixed, {p.vertex_bits, p.rotation_bits}).warnings)
     fmt::print(stderr, "warning: {}\n", w);
 
-  // The model runs every pose as one batch (v2 engines take poses in parallel).
-  model::BatchResult batch;
-  if (args.engine == "model") batch = model::simulate_batch(first_tree, second_tree, poses, p);
-  std::vector<PoseOutcome> outcomes;
-  nlohmann::json rows = nlohmann::json::array();
+  // The waves, claimed now that the inputs are read: the model's and the signal-level build's
+  // VCD (SystemC), or the RTL's FST of the verilated v2 top, every clock of every pose.
+  const std::string trace = claim_trace(p.trace_path, use_rtl);
+  p.trace_path = args.engine == "model" ? trace : std::string();  // the model's own VCD
+#if KDOPCD_WITH_COSIM
+  // Waves of the signal-level engine: its unit ports, every pose (docs/cosim.md).
+  if (systemc && !trace.empty()) cosim::open_trace(trace, {cosim::parse_rtl_blocks(args.rtl_blocks)});
+#endif
+  std::optional<FstWriteFaultGuard> fst_guard;
+#if KDOPCD_WITH_RTL_V2
+  if (use_rtl && !trace.empty()) {
+    fst_guard.emplace(trace);
+    rtl::open_v2_trace(trace, args.trace_depth);
+  }
+#endif
+
+  PairsWriter pairs(args.pairs_path);
+  JsonReportWriter json(
+      args.json_path,
+      {{"first", args.first}, {"second", args.second}, {"arch", to_string(p.arch)}, {"k", args.k}, {"axes", n},
+       {"pairs_in_flight", p.pairs_in_flight}, {"sat_units", p.sat_units}, {"sat_lanes", p.sat_lanes},
+       {"tree_memory", to_string(p.tree_memory)}, {"ram_latency", p.ram_latency},
+       {"node_cache_lines", p.node_cache_lines}, {"triangle_ii", p.triangle_ii}, {"triangle_queue", p.triangle_queue},
+       {"contact_queue", p.contact_queue}, {"engines", p.engines}, {"resources", resources},
+       {"rule", to_string(p.rule)}, {"bits", {p.fixed.b, p.fixed.c, p.fixed.z}}, {"pipelines", p.pipelines},
+       {"continue_axes", p.continue_axes}, {"stack_depth", p.stack_depth}, {"pipeline_latency", p.pipeline_latency},
+       {"triangle_latency", p.triangle_latency}, {"bus_width", p.bus_width}, {"mem_latency", p.mem_latency},
+       {"burst_length", p.burst_length}, {"max_outstanding", p.max_outstanding},
+       {"beats_per_cycle", p.beats_per_cycle}, {"cycles_per_beat", p.cycles_per_beat}, {"clock_mhz", p.clock_mhz}});
   print_table_header();
   bool all_equal = true, any_error = false;
   std::uint64_t total_cycles = 0;
   double total_sim = 0;
-  const bool use_rtl = args.engine == "rtl" || args.engine == "both";
-  // The RTL's waves: an FST of the verilated top (v2), every clock of every pose.
-  const std::string rtl_trace = use_rtl ? args.p.trace_path : std::string();
-  if (use_rtl) args.p.trace_path.clear();
-#if KDOPCD_WITH_RTL_V2
-  if (!rtl_trace.empty() && v2) rtl::open_v2_trace(rtl_trace, args.trace_depth);
-#endif
-  if (!rtl_trace.empty() && !v2) throw InputError("--trace with --engine rtl: waves of the v2 top only (--arch v2)");
-  for (std::size_t i = 0; i < poses.size(); ++i) {
-    const model::ModelResult r = systemc  ? simulate_systemc(args, first_tree, second_tree, poses[i])
-                                 : !use_rtl ? std::move(batch.queries[i])
-                                 : v2       ? simulate_rtl_v2_top(args, first_tree, second_tree, poses[i])
-                                            : simulate_rtl_top(args, first_tree, second_tree, poses[i]);
+  // One pose's result, whichever engine gave it: the table row, the comparisons, the outputs.
+  auto report_pose = [&](std::size_t i, const Pose& pose, const model::ModelResult& r) {
     const model::ModelStats& s = r.stats;
     std::string engines_line;
     if (args.engine == "both") {
       // The verilated top and the SystemC model, query by query: contacts and every cycle.
-      const model::ModelResult m = model::simulate(first_tree, second_tree, poses[i], p);
+      const model::ModelResult m = model::simulate(first_tree, second_tree, pose, p);
       // A started query takes at least one clock: zero means the top's host did not start it
       // (|T / s| > 4: the translation is out of the triangle unit's range, no contact is possible).
       const bool not_started = s.cycles == 0;
@@ -350,7 +434,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
           : args.stalls   ? "cycles differ: random stalls"
                           : "DIFFERENT");
     }
-    PoseOutcome outcome{QueryResult{r.contacts, r.traversal()}, s.sim_seconds + s.setup_seconds};
+    const PoseOutcome outcome{QueryResult{r.contacts, r.traversal()}, s.sim_seconds + s.setup_seconds};
     print_table_row(i, outcome);
     const double accel_us = double(s.cycles) / p.clock_mhz;
     // The top's registers count all beats and the wasted ones, not nodes and triangles apart.
@@ -405,7 +489,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
       o.axes = p.axes;
       o.rule = p.rule;
       const auto t0 = std::chrono::steady_clock::now();
-      const QueryResult ref = collide(first_tree, second_tree, poses[i], o, SatBackend::Fixed, p.fixed);
+      const QueryResult ref = collide(first_tree, second_tree, pose, o, SatBackend::Fixed, p.fixed);
       const double ref_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const bool same_contacts = ref.contacts == r.contacts;
       // Order-independent counts; the stack depth only where the order is the reference's (paper).
@@ -419,38 +503,47 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, bool arch_given, co
       row["reference_seconds"] = ref_s;
       row["reference_equal"] = same_contacts && same_counts;
     }
-    rows.push_back(row);
-    outcomes.push_back(std::move(outcome));
+    pairs.add(i, r.contacts);
+    json.add_pose(row);
+  };
+
+  if (args.engine == "model") {
+    // The model takes the poses as one streamed batch (v2 engines run several at once): the
+    // cycles are the batch's as the accelerator ran it.
+    const model::StreamTotals totals = model::simulate_stream(
+        first_tree, second_tree, [&](Pose& pose) { return poses.next(pose); }, report_pose, p);
+    total_cycles = totals.cycles;  // not the sum of the queries' cycles: engines overlap
+    total_sim = totals.sim_seconds;
+  } else {
+    Pose pose;
+    for (std::size_t i = 0; poses.next(pose); ++i) {
+      const model::ModelResult r = systemc ? simulate_systemc(args, first_tree, second_tree, pose)
+                                   : v2    ? simulate_rtl_v2_top(args, first_tree, second_tree, pose)
+                                           : simulate_rtl_top(args, first_tree, second_tree, pose);
+      report_pose(i, pose, r);
+    }
   }
+  // The waves are read back once their writer closed them: an incomplete file is an error.
+  if (!trace.empty()) {
+    if (use_rtl) {
 #if KDOPCD_WITH_RTL_V2
-  if (!rtl_trace.empty()) rtl::close_v2_trace();
+      rtl::close_v2_trace();
 #endif
-  if (args.engine == "model") {  // the batch as the accelerator ran it (v2 engines overlap queries)
-    total_cycles = batch.cycles;
-    total_sim = batch.sim_seconds;
+      fst_guard.reset();
+      check_fst_file(trace, "--trace");
+    } else if (systemc) {
+#if KDOPCD_WITH_COSIM
+      cosim::close_trace();
+#endif
+    } else {
+      model::close_trace();
+    }
   }
   fmt::print("simulated {} cycles in {:.3f} s: {:.2f} Mcycles/s; all poses {:.2f} us at {} MHz\n", total_cycles,
              total_sim, total_sim > 0 ? double(total_cycles) / total_sim / 1e6 : 0.0,
              double(total_cycles) / p.clock_mhz, p.clock_mhz);
-  if (!args.pairs_path.empty()) write_pairs_file(args.pairs_path, outcomes);
-  if (!args.json_path.empty()) {
-    nlohmann::json report = {{"first", args.first}, {"second", args.second}, {"arch", to_string(p.arch)},
-                             {"k", args.k}, {"axes", n}, {"batch_cycles", total_cycles},
-                             {"pairs_in_flight", p.pairs_in_flight}, {"sat_units", p.sat_units},
-                             {"sat_lanes", p.sat_lanes}, {"tree_memory", to_string(p.tree_memory)},
-                             {"ram_latency", p.ram_latency}, {"node_cache_lines", p.node_cache_lines},
-                             {"triangle_ii", p.triangle_ii}, {"triangle_queue", p.triangle_queue},
-                             {"contact_queue", p.contact_queue}, {"engines", p.engines},
-                             {"resources", resources},
-                             {"rule", to_string(p.rule)}, {"bits", {p.fixed.b, p.fixed.c, p.fixed.z}},
-                             {"pipelines", p.pipelines}, {"continue_axes", p.continue_axes},
-                             {"stack_depth", p.stack_depth}, {"pipeline_latency", p.pipeline_latency},
-                             {"triangle_latency", p.triangle_latency}, {"bus_width", p.bus_width},
-                             {"mem_latency", p.mem_latency}, {"burst_length", p.burst_length}, {"max_outstanding", p.max_outstanding},
-                             {"beats_per_cycle", p.beats_per_cycle}, {"cycles_per_beat", p.cycles_per_beat},
-                             {"clock_mhz", p.clock_mhz}, {"poses", rows}};
-    write_json_file(args.json_path, report);
-  }
+  pairs.close();
+  json.close({{"batch_cycles", total_cycles}});
   if (any_error)
     throw OverflowError(fmt::format("the accelerator's {} overflowed ({} entries): contact sets are incomplete; raise "
                                     "--stack-depth",
@@ -561,11 +654,12 @@ void add_sim_command(CLI::App& app) {
                   "systemc: blocks run as verilated RTL, a comma list of sat, tri, ctrl, fetch, "
                   "or all (= sat,tri,ctrl,fetch), or top (the whole verilated top), or none");
   cmd->add_flag("--stalls", args->stalls, "rtl: random stalls and back-pressure on every bus handshake");
-  cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->check(unsigned_integer())->capture_default_str();
-  CLI::Option* arch_option = cmd->get_option("--arch");
-  CLI::Option* tri_latency_option = cmd->get_option("--tri-latency");
-  cmd->callback([args, opts, arch_option, tri_latency_option] {
-    run_sim(*args, *opts, arch_option->count() > 0, tri_latency_option);
+  cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->capture_default_str();
+  const EngineOptions engine_options{cmd->get_option("--rtl-blocks"), cmd->get_option("--stalls"),
+                                     cmd->get_option("--seed"),       cmd->get_option("--trace-depth"),
+                                     cmd->get_option("--trace"),      cmd->get_option("--tri-latency")};
+  cmd->callback([args, opts, engine_options] {
+    run_sim(*args, *opts, engine_options);
   });
 }
 

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -40,6 +41,9 @@ struct VerifyArgs {
   std::uint64_t limit = 0;
   std::string report;
   std::vector<std::string> merge_inputs;
+  struct {
+    bool backend = false, limit = false, seed = false;
+  } given;  // options named on the command line
 };
 
 // A progress line on stderr, only when stderr is a terminal.
@@ -81,13 +85,14 @@ class Progress {
   bool stop_ = false;
 };
 
+// i/N, each a decimal number in the width of BoundConfig's fields.
 void parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count) {
-  unsigned i = 0, n = 0;
-  char slash = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%u %c %u %c", &i, &slash, &n, &extra) != 3 || slash != '/' || n == 0 || i >= n)
-    throw InputError(fmt::format("--shard '{}': expected i/N with 0 <= i < N", text));
-  index = i;
-  count = n;
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) throw InputError(fmt::format("--shard '{}': expected i/N with 0 <= i < N", text));
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint32_t>::max();
+  const std::string what = fmt::format("--shard '{}'", text);
+  count = std::uint32_t(parse_unsigned(std::string_view(text).substr(slash + 1), 1, kMax, what + ": N"));
+  index = std::uint32_t(parse_unsigned(std::string_view(text).substr(0, slash), 0, count - 1, what + ": i (below N)"));
 }
 
 void print_stats(const char* title, const BoundStats& s) {
@@ -135,6 +140,10 @@ void run_verify(const VerifyArgs& args) {
   config.progress = &done;
   if (!args.scene.empty() && args.poses.empty()) throw InputError("--scene FIRST SECOND needs --poses FILE");
   if (args.scene.empty() && !args.poses.empty()) throw InputError("--poses FILE belongs to --scene FIRST SECOND");
+  // Options that would be ignored: the scene's, without a scene; the seed, without random samples.
+  if (args.scene.empty() && args.given.backend) throw InputError("--backend belongs to --scene FIRST SECOND");
+  if (args.scene.empty() && args.given.limit) throw InputError("--limit belongs to --scene FIRST SECOND");
+  if (args.samples == 0 && args.given.seed) throw InputError("--seed seeds the random samples: it needs --samples N > 0");
   if (args.samples == 0 && args.vectors.empty() && args.scene.empty())
     throw InputError("nothing to check: --samples 0 and no --vectors FILE or --scene FIRST SECOND --poses FILE");
   {
@@ -225,7 +234,7 @@ void add_verify_bound_command(CLI::App& app) {
   cmd->add_option("--samples", args->samples, "random samples N (all shards together; 0 = none: then give --vectors or --scene)")
       ->check(CLI::Range(std::uint64_t(0), kMaxCount))
       ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "seed of the random samples")->check(unsigned_integer())->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed of the random samples")->capture_default_str();
   cmd->add_option("--shard", args->shard, "i/N: take the sample indices j with j % N == i")->capture_default_str();
   cmd->add_option("--vectors", args->vectors, "R-line vector file(s) (re-quantized with --bits)");
   cmd->add_option("--scene", args->scene, "FIRST SECOND meshes: record every axis test of their traversals")
@@ -240,8 +249,12 @@ void add_verify_bound_command(CLI::App& app) {
   merge->add_option("--report", args->report, "merged JSON report to write")->required();
   merge->callback([args] { run_merge(*args); });
   cmd->require_subcommand(0, 1);
-  cmd->callback([args, merge] {
+  const CLI::Option* backend = cmd->get_option("--backend");
+  const CLI::Option* limit = cmd->get_option("--limit");
+  const CLI::Option* seed = cmd->get_option("--seed");
+  cmd->callback([args, merge, backend, limit, seed] {
     if (merge->parsed()) return;
+    args->given = {backend->count() > 0, limit->count() > 0, seed->count() > 0};
     run_verify(*args);
   });
 }

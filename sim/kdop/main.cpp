@@ -1,7 +1,7 @@
 // kdop: the command line of kdopcd. Subcommands live in cmd_*.cpp. The exit statuses are the
 // error policy of docs/cli.md (cli_support.hpp): 0 ok, 1 a requested check failed, 2 invalid input
 // (options included) or an output that cannot be written, 3 internal error (a defect), 4 a fixed
-// capacity overflowed.
+// capacity overflowed or memory ran out.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,9 +9,13 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "app.hpp"
 #include "cli_support.hpp"
-#include "commands.hpp"
 #include "kdopcd/error.hpp"
 
 namespace {
@@ -21,7 +25,9 @@ namespace {
 std::string stdout_error() {
   errno = 0;
   if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return {};
-  return fmt::format("standard output: write failed: {}", std::strerror(errno != 0 ? errno : EIO));
+  // A write that failed earlier (an std::endl flush) left the error flag, not its errno.
+  if (errno == 0) return "standard output: write failed (a full disk, or a closed pipe or terminal)";
+  return fmt::format("standard output: write failed: {}", std::strerror(errno));
 }
 
 int report(const char* kind, const std::string& what, int status) {
@@ -30,24 +36,33 @@ int report(const char* kind, const std::string& what, int status) {
   return status;
 }
 
+// The memory limit that an allocation failure ran into: the address-space limit (ulimit -v) when
+// there is one, else the machine's memory.
+std::string memory_limit() {
+  struct rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    return fmt::format("the process's address-space limit (ulimit -v) of {} MiB", limit.rlim_cur >> 20);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) return fmt::format("the machine's {} MiB of memory", (std::uint64_t(pages) * std::uint64_t(page)) >> 20);
+  return "the memory available";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace kdopcd::cli;
   CLI::App app{"kdop: k-DOP collision detection reference, accelerator model and tools"};
-  app.set_version_flag("--version", std::string("kdop ") + KDOPCD_VERSION);
-  app.require_subcommand(1);
-  app.footer("Exit status: 0 ok, 1 a requested check found a difference, 2 invalid input or unwritable output, "
-             "3 internal error, 4 a fixed capacity overflowed (docs/cli.md).");
-  auto registry = command_registry();
-  std::sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [order, add] : registry) add(app);
+  build_kdop_app(app);
   int status = kExitOk;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version are "errors" with status 0; every other parser error is invalid input.
-    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      const int ok = app.exit(e);
+      if (const std::string out = stdout_error(); !out.empty()) return report("error", out, kExitInputError);
+      return ok;
+    }
     const CLI::App& all = app;
     const auto commands = all.get_subcommands([](const CLI::App*) { return true; });
     const bool known = argc > 1 && std::any_of(commands.begin(), commands.end(),
@@ -64,6 +79,12 @@ int main(int argc, char** argv) {
     status = report("overflow", e.what(), kExitOverflow);
   } catch (const CheckFailed& e) {
     status = report("check failed", e.what(), kExitCheckFailed);
+  } catch (const std::bad_alloc&) {
+    // Memory is a capacity like the others: the input needs more than the limit allows.
+    return report("overflow",
+                  fmt::format("out of memory: the input needs more memory than {} allows (the run is incomplete)",
+                              memory_limit()),
+                  kExitOverflow);
   } catch (const std::exception& e) {
     // A full stdout makes fmt::print throw: that is an output error, not a defect.
     if (const std::string out = stdout_error(); !out.empty()) return report("error", out, kExitInputError);

@@ -2,7 +2,7 @@
 # Hostile input to every kdop subcommand (docs/cli.md, "Error policy"): each case must end with
 # the documented exit status and a message on stderr that names what was wrong. Invalid options,
 # files and combinations exit 2; a detected capacity overflow exits 4; nothing here may exit 3
-# (internal error) or crash (134/139). Also: outputs on a full device (/dev/full) fail with 2,
+# (internal error) or crash (134/139). Also: outputs on a device (/dev/full, /dev/null) are refused with 2,
 # an output that is one of the inputs is refused and the input is left intact, and the numeric
 # bounds of --threads / --capacity / --objects hold at their limits.
 # Usage: cli_errors.sh KDOP MESH_DIR [ENGINE_COMMANDS]
@@ -128,12 +128,13 @@ sum=$(cksum < "$tmp/small.off")
 expect_error "overwrite" collide "$tmp/small.off" "$tmp/cube.off" "${pose[@]}" --json "$tmp/link.off"
 unchanged "$tmp/small.off" "$sum"
 if [ -n "$full" ]; then
-  expect_error "No space left" collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --pairs "$full"
-  expect_error "No space left" collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --json "$full"
+  expect_error "character device" collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --pairs "$full"
+  expect_error "character device" collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --json "$full"
   expect_stdout_full collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}"
   expect_stdout_full demo --k 6
 fi
-expect_ok collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --pairs /dev/null --json /dev/null
+expect_error "character device" collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --pairs /dev/null
+expect_ok collide "$tmp/small.off" "$tmp/small.off" "${pose[@]}" --pairs "$tmp/ok.pairs" --json "$tmp/ok.json"
 
 # --- --check: the fixed backend may differ from brute force within delta: reported, status 0 ---
 out=$("$kdop" collide "$tmp/upper.off" "$tmp/lower.off" --poses "$tmp/one.poses" --backend fixed --check 2>&1); rc=$?
@@ -156,7 +157,7 @@ expect_error "--out" poses "$tmp/small.off" "$tmp/cube.off"
 sum=$(cksum < "$tmp/cube.off")
 expect_error "overwrite" poses "$tmp/small.off" "$tmp/cube.off" --out "$tmp/cube.off"
 unchanged "$tmp/cube.off" "$sum"
-[ -n "$full" ] && expect_error "No space left" poses "$tmp/small.off" "$tmp/cube.off" --out "$full"
+[ -n "$full" ] && expect_error "character device" poses "$tmp/small.off" "$tmp/cube.off" --out "$full"
 expect_ok poses "$tmp/small.off" "$tmp/cube.off" --out "$tmp/p.txt"
 
 # --- pack -------------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ expect_error "is a directory" pack "$tmp/folder.off" --out "$tmp/x.img"
 sum=$(cksum < "$tmp/small.off")
 expect_error "overwrite" pack "$tmp/small.off" --out "$tmp/small.off"
 unchanged "$tmp/small.off" "$sum"
-[ -n "$full" ] && expect_error "No space left" pack "$tmp/small.off" --out "$full"
+[ -n "$full" ] && expect_error "character device" pack "$tmp/small.off" --out "$full"
 expect_ok pack "$tmp/small.off" --out "$tmp/x.img"
 
 # --- precision-sweep --------------------------------------------------------------------------
@@ -183,7 +184,7 @@ expect_error "from <= to" "${sweep[@]}" --csv "$tmp/s.csv" --from 20 --to 10
 sum=$(cksum < "$tmp/one.poses")
 expect_error "overwrite" "${sweep[@]}" --csv "$tmp/one.poses"
 unchanged "$tmp/one.poses" "$sum"
-[ -n "$full" ] && expect_error "No space left" "${sweep[@]}" --csv "$full" --from 8 --to 9
+[ -n "$full" ] && expect_error "character device" "${sweep[@]}" --csv "$full" --from 8 --to 9
 expect_ok "${sweep[@]}" --csv "$tmp/s.csv" --from 8 --to 9
 
 # --- sat-eval ---------------------------------------------------------------------------------
@@ -206,7 +207,7 @@ expect_error "--backend" "${vec[@]}" --out "$tmp/v.vec" --backend exact
 sum=$(cksum < "$tmp/one.poses")
 expect_error "overwrite" "${vec[@]}" --out "$tmp/one.poses"
 unchanged "$tmp/one.poses" "$sum"
-[ -n "$full" ] && expect_error "No space left" "${vec[@]}" --out "$full"
+[ -n "$full" ] && expect_error "character device" "${vec[@]}" --out "$full"
 expect_ok "${vec[@]}" --out "$tmp/v.vec"
 
 # --- verify-bound -----------------------------------------------------------------------------
@@ -222,7 +223,7 @@ expect_error "belongs to --scene" verify-bound --samples 10 --poses "$tmp/one.po
 sum=$(cksum < "$tmp/small.vec")
 expect_error "overwrite" verify-bound --samples 0 --vectors "$tmp/small.vec" --report "$tmp/small.vec"
 unchanged "$tmp/small.vec" "$sum"
-[ -n "$full" ] && expect_error "No space left" verify-bound --samples 100 --report "$full"
+[ -n "$full" ] && expect_error "character device" verify-bound --samples 100 --report "$full"
 expect_ok verify-bound --samples 100 --report "$tmp/r.json"
 expect_error "overwrite" verify-bound merge "$tmp/r.json" --report "$tmp/r.json"
 expect_error "is a directory" verify-bound merge "$tmp/dir" --report "$tmp/m.json"
@@ -254,8 +255,8 @@ if built sim; then
   expect_error "overwrite" "${sim[@]}" --pairs "$tmp/cow.poses"
   unchanged "$tmp/cow.poses" "$sum"
   if [ -n "$full" ]; then
-    expect_error "No space left" "${sim[@]}" --pairs "$full"
-    expect_error "No space left" "${sim[@]}" --json "$full"
+    expect_error "character device" "${sim[@]}" --pairs "$full"
+    expect_error "character device" "${sim[@]}" --json "$full"
   fi
   # A detected overflow is a reported result with its own status (4), in both architectures.
   expect 4 "overflow" "${sim[@]}" --stack-depth 1
@@ -275,7 +276,7 @@ if built multibody; then
   sum=$(cksum < "$tmp/cube.off")
   expect_error "overwrite" multibody-scene --mesh "$tmp/cube.off" -o "$tmp/cube.off"
   unchanged "$tmp/cube.off" "$sum"
-  [ -n "$full" ] && expect_error "No space left" multibody-scene --mesh "$tmp/cube.off" --objects 8 -o "$full"
+  [ -n "$full" ] && expect_error "character device" multibody-scene --mesh "$tmp/cube.off" --objects 8 -o "$full"
   expect_ok multibody-scene --mesh "$tmp/cube.off" --objects 8 --density 2 -o "$tmp/scene.json"
   mb=(multibody "$tmp/scene.json" --backend host)
   expect_error "--threads" "${mb[@]}" --threads 65537
@@ -300,8 +301,8 @@ if built multibody; then
   expect_error "overwrite" "${mb[@]}" --json "$tmp/cube.off"
   unchanged "$tmp/cube.off" "$sum"
   if [ -n "$full" ]; then
-    expect_error "No space left" "${mb[@]}" --pairs "$full"
-    expect_error "No space left" "${mb[@]}" --json "$full"
+    expect_error "character device" "${mb[@]}" --pairs "$full"
+    expect_error "character device" "${mb[@]}" --json "$full"
   fi
   # The bounds themselves are accepted: one thread and a one-candidate buffer (relaunches), the
   # most threads, the largest initial buffer.

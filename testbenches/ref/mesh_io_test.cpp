@@ -312,7 +312,7 @@ TEST_F(MeshIoTest, UppercaseExtension) {
 
 TEST_F(MeshIoTest, SaveOffRoundTripIsBitExact) {
   Mesh m;
-  m.vertices = {{0.1, 1.0 / 3.0, -2.0 / 7.0}, {1e-300, -1e300, std::nextafter(1.0, 2.0)},
+  m.vertices = {{0.1, 1.0 / 3.0, -2.0 / 7.0}, {1e-300, -0x1p100, std::nextafter(1.0, 2.0)},  // -2^100: the scale limit
                 {-0.0, 5e-324, 123456789.123456789}, {std::numbers::pi, -std::numbers::e, 0.3}};
   m.triangles = {{0, 1, 2}, {3, 2, 1}, {0, 3, 1}};
   const std::string path = (dir_ / "round.off").string();
@@ -326,6 +326,16 @@ TEST_F(MeshIoTest, SaveOffRoundTripIsBitExact) {
     }
   }
   EXPECT_EQ(back.triangles, m.triangles);
+  // One ulp beyond the scale limit: refused on reading, with the vertex named.
+  m.vertices[1][1] = std::nextafter(-0x1p100, -1e300);
+  save_off(m, path);
+  try {
+    load_mesh(path);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("vertex 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("scale limit"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(MeshIoTest, SaveOffToBadPathThrows) {

@@ -84,6 +84,9 @@ void elaborate(const std::vector<RtlBlocks>& configs);
 // names can be looked at in both runs side by side. Elaborates `configs` first; must come before
 // the first sc_start of the process (SystemC traces only what exists when simulation starts).
 void open_trace(const std::string& vcd_path, const std::vector<RtlBlocks>& configs);
+// Ends that trace: the file is closed and read back; an incomplete one (a write of SystemC's that
+// failed, a full disk) throws InputError. Nothing when no trace is open.
+void close_trace();
 
 // One query (pose) on the elaborated tops named by `configs` (all of them elaborated), run in
 // lockstep on one clock; one result per configuration, in order.

@@ -9,6 +9,7 @@
 //    step registered, several traversal engines for several queries (docs/model-v2.md).
 // This header does not include SystemC, so the kdop CLI can use the model without its headers.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -74,7 +75,8 @@ struct ModelParams {
   int engines = 1;                  // traversal engines sharing the tree memory (queries at once)
   // Reporting.
   double clock_mhz = 100.0;         // accelerator clock, for times only
-  std::string trace_path;           // VCD of the top-level signals (first query of a process only)
+  std::string trace_path;           // VCD of the top-level signals, ending in .vcd (the first query of a
+                                    // process opens it for every later one; close_trace() ends it)
 };
 
 ModelParams paper_params();  // == ModelParams{}
@@ -104,7 +106,7 @@ struct ModelStats {
   std::uint64_t mem_beats_nodes = 0;
   std::uint64_t mem_beats_triangles = 0;
   std::uint64_t mem_beats_wasted = 0;      // prefetched node records that were not used (paper)
-  std::uint64_t mem_busy_cycles = 0;
+  std::uint64_t mem_busy_cycles = 0;       // v2: the shared AXI port's, from the batch's start to the query's end
   std::uint64_t stall_cycles = 0;          // paper: a popped pair waits for its data; v2: pending
                                            // pairs wait for a credit (in flight, pending, triangle queue)
   std::uint64_t cache_hits = 0;            // v2 external: node cache
@@ -141,5 +143,26 @@ struct BatchResult {
 // engine takes the next pose); the paper configuration runs them one after the other.
 BatchResult simulate_batch(const DopTree& first, const DopTree& second, const std::vector<Pose>& poses,
                            const ModelParams& params);
+
+// The same batch streamed, with memory that does not grow with the number of poses: `next_pose`
+// supplies the poses one at a time (false after the last) and `on_result` takes each query's
+// result with its pose and index, in input order, as soon as that query and every earlier one
+// have finished. Both are called from the host side, never inside the clocked simulation, so
+// whatever they throw reaches the caller. Each result's sim_seconds is its share of the run's host
+// time by cycles so far; setup_seconds is its own set-up.
+struct StreamTotals {
+  std::size_t queries = 0;
+  std::uint64_t cycles = 0;  // the whole batch, as BatchResult::cycles
+  double sim_seconds = 0;
+};
+using PoseSource = std::function<bool(Pose& pose)>;
+using ResultSink = std::function<void(std::size_t index, const Pose& pose, ModelResult&& result)>;
+StreamTotals simulate_stream(const DopTree& first, const DopTree& second, const PoseSource& next_pose,
+                             const ResultSink& on_result, const ModelParams& params);
+
+// Ends the VCD trace that params.trace_path opened: the file is closed and read back, and a trace
+// that is incomplete (a write of SystemC's that failed, a full disk) throws InputError. Nothing
+// when no trace is open. A process cannot trace again after it.
+void close_trace();
 
 }  // namespace kdopcd::model

@@ -1,5 +1,7 @@
 #pragma once
 // Rigid poses of the second object: x = R(q) x_second + t (docs/design.md §2), and the pose file format.
+#include <cstddef>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -40,14 +42,39 @@ struct Pose {
 };
 
 // Parses "qw qx qy qz tx ty tz". The quaternion is normalized; a zero or non-finite quaternion,
-// a non-finite translation, a wrong number of fields or a non-number throws InputError whose
-// message starts with `where` (e.g. "poses.txt:12").
+// a non-finite translation or one beyond the scale limit (scale_limits.hpp), a wrong number of
+// fields or a non-number throws InputError whose message starts with `where` (e.g. "poses.txt:12").
 Pose parse_pose(const std::string& text, const std::string& where);
 
-// A pose file: one pose per line, '#' starts a comment, blank lines are skipped. A file without a
-// pose is an error. parse_poses reads the same text from memory; `name` starts the messages.
+// A pose file: one pose per line, '#' starts a comment, blank lines are skipped; a line is at most
+// kMaxPoseLineBytes long. A file without a pose is an error. parse_poses reads the same text from
+// memory; `name` starts the messages.
+inline constexpr std::size_t kMaxPoseLineBytes = std::size_t(1) << 16;
 std::vector<Pose> parse_poses(const std::string& text, const std::string& name);
 std::vector<Pose> load_poses(const std::string& path);  // the path must be a regular file
+
+// The same file read one line at a time, so that its length costs no memory (kdop's query
+// commands stream their poses). The same rules and messages as parse_poses; read errors throw
+// InputError too.
+class PoseReader {
+ public:
+  explicit PoseReader(const std::string& path);  // the path must be a regular file
+  PoseReader(const PoseReader&) = delete;
+  PoseReader& operator=(const PoseReader&) = delete;
+  ~PoseReader();
+  // The next pose; false after the last one (a file that held none throws instead).
+  bool next(Pose& pose);
+  std::size_t count() const { return count_; }  // poses read so far
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;     // read ahead; the next line starts at start_
+  std::size_t start_ = 0;
+  bool eof_ = false;
+  int line_ = 0;
+  std::size_t count_ = 0;
+};
 
 // The second object's vertices in the first object's frame, rounded once in double. Every exact
 // triangle test (traversal and brute force) runs on these same doubles.

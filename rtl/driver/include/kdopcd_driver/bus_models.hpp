@@ -39,6 +39,7 @@
 #endif
 
 #include "kdopcd/dop_tree.hpp"
+#include "kdopcd/error.hpp"
 #include "kdopcd/fixed_format.hpp"
 #include "kdopcd/pose.hpp"
 #include "kdopcd/sat_fixed.hpp"
@@ -564,7 +565,7 @@ class Harness {
   }
 
   // FST waves (only when the top was verilated with TRACE_FST), `depth` levels of hierarchy below
-  // the top (99: all). Returns false otherwise.
+  // the top (99: all). Returns false otherwise; throws InputError when the file cannot be created.
   bool open_trace(const std::string& path, int depth = 99) {
 #if defined(VM_TRACE_FST) && VM_TRACE_FST
     if (!ctx) return false;
@@ -575,6 +576,11 @@ class Harness {
     if (depth < 99) fst_->dumpvars(depth + 1, "TOP");
     top.trace(fst_.get(), 99);
     fst_->open(path.c_str());
+    // The writer reports a file it could not create only by staying closed.
+    if (!fst_->isOpen()) {
+      fst_.reset();
+      throw kdopcd::InputError(path + ": the FST writer cannot create the file");
+    }
     return true;
 #else
     (void)path;
