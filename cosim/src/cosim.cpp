@@ -10,8 +10,8 @@
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/library_output.hpp"
+#include "kdopcd/query_setup.hpp"
 #include "kdopcd/sat_fixed.hpp"
-#include "kdopcd/sat_setup.hpp"
 #include "kdopcd/tree_image.hpp"
 #include "kdopcd/tri_fixed.hpp"
 #include "kdopcd_cosim/cosim.hpp"
@@ -217,8 +217,9 @@ std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, cons
                        std::to_string(c2::kNodeAw) + " nodes, 2^" + std::to_string(c2::kTriAw) + " triangles)");
   const TreeImage& image_f = images.f;
   const TreeImage& image_s = images.s;
-  const Pose centred = centred_pose(first, second, pose);
-  const QuantizedPose qpose = quantize_pose(centred, s, TriangleFixedParams{c2::kV, c2::kM});
+  // The axis table and M', T' of the pose in the centred frames (the images are centred).
+  const QuerySetup setup = make_query_setup(first, second, pose, params.fixed, TriangleFixedParams{c2::kV, c2::kM});
+  const QuantizedPose& qpose = setup.triangle_pose;
   std::vector<CosimRun> runs(configs.size());
   for (std::size_t i = 0; i < configs.size(); ++i) runs[i].blocks = configs[i];
   // A translation outside the triangle unit's range: the host does not start (no contact is
@@ -226,7 +227,7 @@ std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, cons
   if (!qpose.in_range) return runs;
 
   // The host's registers, split into the units' port vectors (the RTL engine's wiring).
-  const std::vector<QuantizedAxis> axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, params.fixed);
+  const std::vector<QuantizedAxis>& axes = setup.fixed_axes;
   BusWords<kJBusW> ja, jb;
   BusWords<kPBusW> pa, pb;
   BusWords<kOffBusW> off;

@@ -1,6 +1,7 @@
 // The GPU entry points of a build without CUDA: no device, and an error if called anyway.
 #include <stdexcept>
 
+#include "kdopcd_cuda/device_setup.hpp"
 #include "kdopcd_cuda/multibody.hpp"
 
 namespace kdopcd::cuda {
@@ -19,6 +20,10 @@ NarrowOutput DeviceNarrow::run(const NarrowScene&, const NarrowQuery&, std::uint
 
 std::vector<ObjectPair> device_grid_pairs(const std::vector<Aabb>&, const GridSpec&) {
   throw std::runtime_error("device_grid_pairs: built without CUDA");
+}
+
+DeviceSetupResult device_query_setup(const OrientationSet&, const std::vector<QueryPoseView>&) {
+  throw std::runtime_error("device_query_setup: built without CUDA");
 }
 
 }  // namespace kdopcd::cuda

@@ -10,8 +10,8 @@
 #include <ctime>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/query_setup.hpp"
 #include "kdopcd/sat_fixed.hpp"
-#include "kdopcd/sat_setup.hpp"
 #include "kdopcd/tri_tri.hpp"
 
 namespace kdopcd::cuda {
@@ -95,7 +95,7 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   NarrowRun out;
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
 
-  // Set-up: per task, the SAT set-up of its relative pose (make_sat_setup, as kdopcd::collide) and
+  // Set-up: per task, the SAT set-up of its relative pose (make_query_setup) and
   // the placement of the second object for the triangle tests.
   auto t0 = std::chrono::steady_clock::now();
   const std::size_t n = specs.size();
@@ -138,10 +138,12 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   arena.execute([&] {
     tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
       const TaskSpec& spec = specs[i];
-      const DopTree& first = *trees_[spec.first_tree];
-      const SatSetup setup = make_sat_setup(first.orientations(), spec.relative);
+      // The float axes (p = L . T of the relative pose) and the fixed axis table (p' of L . T_c:
+      // the quantized trees are in their centred frames), as every other caller makes them.
+      const QuerySetup setup = make_query_setup(*trees_[spec.first_tree], *trees_[spec.second_tree], spec.relative,
+                                                options.fixed, TriangleFixedParams{});
       for (int x = 0; x < k_; ++x) {
-        const AxisSetup& s = setup.axes[std::size_t(x)];
+        const DoubleAxis& s = setup.float_axes[std::size_t(x)];
         AxisRecord& r = query.axes[i * std::size_t(k_) + std::size_t(x)];
         for (int j = 0; j < 3; ++j) {
           r.PA[j] = s.PA[j];
@@ -151,12 +153,9 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
         }
         r.p = s.p;
       }
-      if (query.sat == SatKind::Fixed) {
-        // The quantized trees are in their centred frames: p = L . T_c of the centred pose.
-        const Pose centred = centred_pose(first, *trees_[spec.second_tree], spec.relative);
-        const auto q = quantize_setup(make_sat_setup(first.orientations(), centred), scale[i], options.fixed);
-        std::copy(q.begin(), q.end(), query.qaxes.begin() + std::ptrdiff_t(i * std::size_t(k_)));
-      }
+      if (query.sat == SatKind::Fixed)
+        std::copy(setup.fixed_axes.begin(), setup.fixed_axes.end(),
+                  query.qaxes.begin() + std::ptrdiff_t(i * std::size_t(k_)));
       // place_vertices' rotation matrix and translation (narrow.hpp's place_second_vertex rounds alike).
       const Mat3 R = spec.relative.matrix();
       Placement& p = query.placements[i];

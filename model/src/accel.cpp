@@ -17,8 +17,8 @@
 #include "image_memory.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/library_output.hpp"
+#include "kdopcd/query_setup.hpp"
 #include "kdopcd/sat_fixed.hpp"
-#include "kdopcd/sat_setup.hpp"
 #include "kdopcd/tree_image.hpp"
 #include "kdopcd/tri_fixed.hpp"
 #include "kdopcd_model/model.hpp"
@@ -300,9 +300,11 @@ StreamTotals simulate_stream(const DopTree& first, const DopTree& second, const 
     QueryRegisters r;
     r.first = &mf;
     r.second = &ms;
-    const Pose centred = centred_pose(first, second, pose);  // the images are in the centred frames
-    r.axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, params.fixed);
-    r.pose = quantize_pose(centred, s, TriangleFixedParams{params.vertex_bits, params.rotation_bits});
+    // The axis table and M', T' of the pose in the centred frames (the images are centred).
+    QuerySetup setup = make_query_setup(first, second, pose, params.fixed,
+                                        TriangleFixedParams{params.vertex_bits, params.rotation_bits});
+    r.axes = std::move(setup.fixed_axes);
+    r.pose = setup.triangle_pose;
     setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
   };

@@ -14,12 +14,15 @@
 #include <deque>
 #include <vector>
 
+#include "kdopcd_contract/accelerator_v2.hpp"
+
 namespace kdopcd::model {
 
 struct SatUnitConfig {
-  int n = 24;        // axes per pair
-  int lanes = 24;    // L
-  int latency = 9;   // group issue -> result
+  // Defaults: the v2 top's (the accelerator contract); the paper core sets its own.
+  int n = contract::v2::kK;           // axes per pair
+  int lanes = contract::v2::kK;       // L
+  int latency = contract::v2::kSatLat;  // group issue -> result
   int contexts = 0;  // C (G > 1 only)
 };
 

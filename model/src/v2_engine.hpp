@@ -35,8 +35,8 @@
 namespace kdopcd::model {
 
 struct V2Config {
-  int k = 24, n = 24;
-  int sat_latency = 9;
+  int k = contract::v2::kK, n = contract::v2::kK;  // the contract's defaults
+  int sat_latency = contract::v2::kSatLat;
   ModelParams params;
 };
 

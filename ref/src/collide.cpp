@@ -22,6 +22,7 @@
 #include "parallel_traverse.hpp"
 #include "kdopcd/sat_exact.hpp"
 #include "kdopcd/sat_fixed.hpp"
+#include "kdopcd/query_setup.hpp"
 #include "kdopcd/sat_fixed_lanes.hpp"
 #include "kdopcd/sat_float.hpp"
 #include "kdopcd/sat_float_axes.hpp"
@@ -338,12 +339,6 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }
 
-// validate_fixed_params' range check, inline: a query checks its parameters on every call.
-bool fixed_params_in_range(const FixedParams& f) {
-  auto in_range = [](int bits) { return bits >= kMinFixedBits && bits <= kMaxFixedBits; };
-  return in_range(f.b) && in_range(f.c) && in_range(f.z);
-}
-
 // The fixed-point axes of a query, each quantized on first use (like LazyAxes): NarrowFixedAxis
 // for the 64-bit test, and the QuantizedAxis of fixed_axis_diffs made from it on request. Made
 // from a pose, the axes' p = L . T_c need the exactly rounded centred translation, which is
@@ -358,7 +353,7 @@ class LazyFixedAxes {
                 const Vec3& second_centre, double s, const FixedParams& fixed)
       : set_(&set), pose_(&pose), M_(M), c1_(&first_centre), c2_(&second_centre), s_(s), fixed_(fixed),
         half_(set.half()), k_(set.k()) {
-    if (!fixed_params_in_range(fixed)) validate_fixed_params(fixed);  // throws
+    if (!fixed_params_valid(fixed)) validate_fixed_params(fixed);  // throws (an inline check: every query makes it)
   }
   LazyFixedAxes(const SatSetup& setup, double s, const FixedParams& fixed)
       : s_(s), fixed_(fixed), half_(setup.k / 2), k_(int(setup.axes.size())) {
@@ -428,7 +423,8 @@ class LazyFixedAxes {
       jk[m] = opposite_face(j[m], half_);
     }
     std::int64_t p1, p2;
-    narrow_fixed_p_terms(quantize_scaled_offset(projected_.L(*set_, i).dot(Tc_), s_, fixed_.z), fixed_, p1, p2);
+    const Vec3 L = projected_.L(*set_, i);
+    narrow_fixed_p_terms(quantize_scaled_offset(axis_offset(L.data(), Tc_.data()), s_, fixed_.z), fixed_, p1, p2);
     if (parity == 0)  // the first object owns the axis; the second (a) is projected with its faces jA
       return narrow_mapped(P, a, j) + ob[i + 1] + p1 > 0 || ob[i] + narrow_mapped(P, a, jk) - p2 > 0;
     return oa[i - 1] + narrow_mapped(P, b, jk) + p1 > 0 || narrow_mapped(P, b, j) + oa[i] - p2 > 0;
@@ -524,7 +520,8 @@ class LazyFixedAxes {
   // everything but p = L . T_c (make_axis_setup's expression) and its terms.
   void make(int i) {
     prepare(i);
-    p_[i] = quantize_scaled_offset(L_[i].dot(centred_translation()), s_, fixed_.z);  // as quantize_axis
+    // p' as make_query_axis makes it (quantize_double_axis of p = axis_offset(L, T_c)).
+    p_[i] = quantize_scaled_offset(axis_offset(L_[i].data(), centred_translation().data()), s_, fixed_.z);
     narrow_fixed_p_terms(p_[i], fixed_, narrow_[i].p1, narrow_[i].p2);
     ready_ |= 1u << i;
   }
@@ -878,7 +875,7 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
   // exact test). Everything that depends only on a tree and the scale is cached with the tree.
   // The centred pose is worked out when first needed (LazyFixedAxes): not at all for most
   // separated poses.
-  if (!fixed_params_in_range(fixed)) validate_fixed_params(fixed);  // throws
+  if (!fixed_params_valid(fixed)) validate_fixed_params(fixed);  // throws (an inline check: every query makes it)
   check_triangle_params(tri_params);  // the pose and vertices are quantized when first needed
   const double s = scene_scale(first, second);
   const Mat3 M = pose.matrix();

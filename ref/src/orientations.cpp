@@ -41,7 +41,7 @@ std::vector<Vec3> raw_half_set(int k) {
 // The cube map of triple_for. A unit L lies on the ray through the cube point
 // c = sign(L_a) e_a + u e_b + v e_c, (u, v) = (L_b, L_c) / |L_a| in [-1, 1]^2, with a the axis of the
 // largest |L_a| (ties to the lower axis) and (b, c) = (a + 1, a + 2) mod 3. A triple accepts L when
-// the computed P = M_t L has every component <= kSignTol; then M_t c <= (kSignTol + a few ulps) /
+// the computed P = M_t L has every component <= kTripleSignTol; then M_t c <= (kTripleSignTol + a few ulps) /
 // |L_a| < 2e-12 in exact arithmetic, since |L_a| >= 1/sqrt 3. A cell lists every triple whose cone
 // M_t c <= kConeSlack meets the cell widened by kCellMargin on each side: a superset, by margins far
 // above those roundings and the rounding of (u, v), of the triples that can accept any L the cell
@@ -136,6 +136,14 @@ OrientationSet::OrientationSet(int k) : k_(k) {
     }
   }
   make_cube_map();
+  for (const Vec3& d : directions_) directions_flat_.insert(directions_flat_.end(), {d.x(), d.y(), d.z()});
+  for (std::size_t t = 0; t < vertex_triples_.size(); ++t) {
+    for (int f : vertex_triples_[t]) triples_flat_.push_back(f);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) inverse_flat_.push_back(inverse_transposed_[t](r, c));
+  }
+  for (const FaceTriple& own : own_triples_)
+    for (int f : own.j) own_flat_.push_back(f);
 }
 
 void OrientationSet::make_cube_map() {
@@ -157,24 +165,33 @@ void OrientationSet::make_cube_map() {
   if (vertex_triples_.size() > 256) throw std::logic_error("cube map: more vertex triples than a byte indexes");
 }
 
-void OrientationSet::throw_mapping_below_minus_one() const {
-  throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
+void OrientationSet::throw_search_failure(SetupStatus status, const Vec3& L) const {
+  if (status == SetupStatus::MappingBelowMinusOne)
+    throw std::logic_error(fmt::format("mapping vector below -1 in k = {}", k_));
+  // Every unit vector lies in some vertex normal cone: reaching here is a bug, not bad input.
+  throw std::logic_error(fmt::format("no face triple for axis ({}, {}, {}) in k = {}", L.x(), L.y(), L.z(), k_));
 }
 
 FaceTriple OrientationSet::triple_for_scan(const Vec3& L) const {
   // The SIMD pre-filter passes every triple this loop would accept (its bound is far above
-  // kSignTol plus any difference in rounding: |P| <= 3 or so, errors of a few ulps), so the loop
-  // still takes the first triple in vertex_triples() order whose P, computed as before, passes.
-  // It skips most of the others several at a time: the search was most of a separated query.
-  constexpr double kFilterBound = kSignTol + 1e-9;
+  // kTripleSignTol plus any difference in rounding: |P| <= 3 or so, errors of a few ulps), so the
+  // loop still takes the first triple in vertex_triples() order whose P, computed as find_triple
+  // computes it, passes. It skips most of the others several at a time.
+  constexpr double kFilterBound = kTripleSignTol + 1e-9;
   const std::size_t count = vertex_triples_.size();
+  const OrientationView set = view();
   for (std::size_t t = detail::next_triple_candidate(inverse_soa_.data(), soa_stride_, count, 0, L, kFilterBound);
        t < count; t = detail::next_triple_candidate(inverse_soa_.data(), soa_stride_, count, t + 1, L, kFilterBound)) {
     FaceTriple out;
-    if (accepts(t, L, out)) return out;
+    const TripleVerdict verdict = triple_verdict(set, int(t), L.data(), out.P.data());
+    if (verdict == TripleVerdict::Broken) throw_search_failure(SetupStatus::MappingBelowMinusOne, L);
+    if (verdict == TripleVerdict::Rejected) continue;
+    out.j = vertex_triples_[t];
+    // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
+    for (int i = 0; i < 3; ++i) out.P[std::size_t(i)] = std::clamp(out.P[std::size_t(i)], -1.0, 0.0);
+    return out;
   }
-  // Every unit vector lies in some vertex normal cone: reaching here is a bug, not bad input.
-  throw std::logic_error(fmt::format("no face triple for axis ({}, {}, {}) in k = {}", L.x(), L.y(), L.z(), k_));
+  throw_search_failure(SetupStatus::NoFaceTriple, L);
 }
 
 const OrientationSet& orientation_set(int k) {

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/query_setup.hpp"
 
 namespace kdopcd {
 
@@ -54,15 +55,7 @@ FixedOffsetEstimate estimate_fixed_offsets(const Mat3& M, const Vec3& translatio
 }
 
 QuantizedAxis quantize_axis(const AxisSetup& axis, double s, const FixedParams& params) {
-  QuantizedAxis q;
-  for (int i = 0; i < 3; ++i) {
-    q.jA[i] = axis.jA[i];
-    q.jB[i] = axis.jB[i];
-    q.PA[i] = quantize_mapping(axis.PA[i], params.c);
-    q.PB[i] = quantize_mapping(axis.PB[i], params.c);
-  }
-  q.p = quantize_offset(scale_offset(axis.p, s), params.z);
-  return q;
+  return quantize_double_axis(to_double_axis(axis), s, params);
 }
 
 std::vector<QuantizedAxis> quantize_setup(const SatSetup& setup, double s, const FixedParams& params) {

@@ -1,46 +1,36 @@
 #include "kdopcd/sat_setup.hpp"
 
-#include <cmath>
+#include "kdopcd/query_setup.hpp"
 
 namespace kdopcd {
+namespace {
+
+// make_axis_geometry of a host matrix, with its failure thrown.
+DoubleAxis axis_geometry(const OrientationSet& set, const Mat3& M, int axis_index) {
+  const double m[9] = {M(0, 0), M(0, 1), M(0, 2), M(1, 0), M(1, 1), M(1, 2), M(2, 0), M(2, 1), M(2, 2)};
+  DoubleAxis axis;
+  const SetupStatus status = make_axis_geometry(set.view(), m, axis_index, axis);
+  if (status != SetupStatus::Ok) throw_setup_status(status, "make_axis_setup");
+  return axis;
+}
+
+}  // namespace
 
 ProjectedTriple make_projected_triple(const OrientationSet& set, const Mat3& M, int axis_index) {
-  const int i = axis_index / 2;
-  const Vec3& D = set.direction(i);
-  double v0, v1, v2;
-  if (axis_index % 2 == 0) {  // M^T D: the first object's own direction; the second object projected
-    v0 = (M(0, 0) * D[0] + M(1, 0) * D[1]) + M(2, 0) * D[2];
-    v1 = (M(0, 1) * D[0] + M(1, 1) * D[1]) + M(2, 1) * D[2];
-    v2 = (M(0, 2) * D[0] + M(1, 2) * D[1]) + M(2, 2) * D[2];
-  } else {  // M D: the second object's; the first projected (Eigen summed the last row's last two first)
-    v0 = (M(0, 0) * D[0] + M(0, 1) * D[1]) + M(0, 2) * D[2];
-    v1 = (M(1, 0) * D[0] + M(1, 1) * D[1]) + M(1, 2) * D[2];
-    v2 = (M(2, 1) * D[1] + M(2, 2) * D[2]) + M(2, 0) * D[0];
+  const DoubleAxis axis = axis_geometry(set, M, axis_index);
+  const bool own_first = axis_index % 2 == 0;  // then the second object ("A") is projected
+  ProjectedTriple out{Vec3(axis.L[0], axis.L[1], axis.L[2]), {}};
+  for (int c = 0; c < 3; ++c) {
+    out.triple.j[std::size_t(c)] = own_first ? axis.jA[c] : axis.jB[c];
+    out.triple.P[std::size_t(c)] = own_first ? axis.PA[c] : axis.PB[c];
   }
-  const double squared = (v0 * v0 + v1 * v1) + v2 * v2;
-  if (squared > 0) {
-    const double norm = std::sqrt(squared);
-    v0 /= norm, v1 /= norm, v2 /= norm;
-  }
-  const Vec3 u(v0, v1, v2);
-  return {axis_index % 2 == 0 ? D : u, set.triple_for(u)};
+  return out;
 }
 
 AxisSetup make_axis_setup(const OrientationSet& set, const Mat3& M, const Vec3& T, int axis_index) {
-  // Each axis is one object's own face normal: that object's triple is exact and fixed.
-  const ProjectedTriple projected = make_projected_triple(set, M, axis_index);
-  const FaceTriple& own = set.own_direction_triple(axis_index / 2);
-  const bool own_first = axis_index % 2 == 0;
-  const FaceTriple& a = own_first ? projected.triple : own;
-  const FaceTriple& b = own_first ? own : projected.triple;
-  AxisSetup axis;
-  axis.L = projected.L;
-  axis.jA = a.j;
-  axis.PA = a.P;
-  axis.jB = b.j;
-  axis.PB = b.P;
-  axis.p = axis.L.dot(T);
-  return axis;
+  DoubleAxis axis = axis_geometry(set, M, axis_index);
+  axis.p = axis_offset(axis.L, T.data());
+  return to_axis_setup(axis);
 }
 
 SatSetup make_sat_setup(const OrientationSet& set, const Pose& pose) {

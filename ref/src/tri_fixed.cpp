@@ -19,6 +19,7 @@
 #include "kdopcd/tri_fixed.hpp"
 
 #include "kdopcd/filtered_predicates.hpp"
+#include "kdopcd/query_setup.hpp"
 
 #include <algorithm>
 #include <array>
@@ -216,21 +217,12 @@ TriangleUnitWidths triangle_unit_widths(TriangleFixedParams params) {
 QuantizedPose quantize_pose(const Pose& pose, double s, TriangleFixedParams params) {
   check_triangle_params(params);
   check_scale(s);
-  QuantizedPose q;
-  q.params = params;
-  q.scale = s;
-  double t[3];
-  for (int i = 0; i < 3; ++i) {
-    t[i] = pose.translation[i] / s;
-    if (!(std::fabs(t[i]) <= 4.0)) return q;  // also catches NaN and infinity: in_range stays false
-  }
   const Mat3 M = pose.matrix();
-  if (!M.allFinite()) throw std::invalid_argument("quantize_pose: rotation is not finite");
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) q.M[i][j] = static_cast<std::int64_t>(std::nearbyint(std::ldexp(M(i, j), params.m)));
-    q.T[i] = static_cast<std::int64_t>(std::nearbyint(std::ldexp(t[i], params.v + params.m)));
-  }
-  q.in_range = true;
+  const double m[9] = {M(0, 0), M(0, 1), M(0, 2), M(1, 0), M(1, 1), M(1, 2), M(2, 0), M(2, 1), M(2, 2)};
+  QuantizedPose q;
+  const SetupStatus status = make_triangle_pose(m, pose.translation.data(), s, params, q);  // query_setup.hpp
+  if (status == SetupStatus::NonFiniteRotation) throw std::invalid_argument("quantize_pose: rotation is not finite");
+  if (status != SetupStatus::Ok) throw_setup_status(status, "quantize_pose");
   return q;
 }
 

@@ -2,6 +2,7 @@
 #if defined(KDOPCD_WITH_CUDA)
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <ctime>
@@ -11,6 +12,7 @@
 #include "kdopcd/file_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd_cuda/multibody.hpp"
+#include "kdopcd_cuda/reference.hpp"
 #include "query_report.hpp"
 
 namespace kdopcd::cli {
@@ -55,22 +57,27 @@ void print_run(const cuda::MultibodyResult& r, const cuda::MultibodyOptions& o) 
 // number of pairs that differ.
 std::size_t check_run(const cuda::MultibodyWorld& world, const cuda::MultibodyResult& r,
                       const cuda::MultibodyOptions& o) {
-  TraversalOptions t;
-  t.axes = o.axes;
-  t.rule = o.rule;
+  // Every broad-phase pair against the reference query at the same relative pose, with the
+  // engine's arithmetic (reference_pair_query: the run's SAT and the exact triangle test).
   std::size_t differ = 0;
   double ref_seconds = 0;
   const std::clock_t ref_cpu0 = std::clock();
   for (const auto& p : r.pairs) {
-    const Pose rel = cuda::relative_pose(world.pose(p.first_object), world.pose(p.second_object));
     const auto t0 = std::chrono::steady_clock::now();
-    const QueryResult ref = collide(world.tree_of(p.first_object), world.tree_of(p.second_object), rel, t, o.sat, o.fixed);
+    const QueryResult ref = cuda::reference_pair_query(world, p.first_object, p.second_object, o);
     ref_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const bool same = ref.contacts == p.contacts && ref.stats.pair_tests == p.stats.pair_tests &&
                       ref.stats.axis_tests == p.stats.axis_tests && ref.stats.leaf_pairs == p.stats.leaf_pairs;
-    if (!same && differ++ < 10)
-      fmt::print("  pair {} {}: reference {} contacts / {} pair tests, this run {} / {}\n", p.first_object,
-                 p.second_object, ref.contacts.size(), ref.stats.pair_tests, p.contacts.size(), p.stats.pair_tests);
+    if (!same && differ++ < 10) {
+      // Which part differs: equal-sized contact sets may still hold other pairs.
+      std::size_t common = 0;
+      for (const ContactPair& c : p.contacts) common += std::binary_search(ref.contacts.begin(), ref.contacts.end(), c);
+      fmt::print("  pair {} {}: reference {} contacts / {} pair / {} axis / {} leaf tests, this run {} ({} of them "
+                 "the reference's) / {} / {} / {}\n",
+                 p.first_object, p.second_object, ref.contacts.size(), ref.stats.pair_tests, ref.stats.axis_tests,
+                 ref.stats.leaf_pairs, p.contacts.size(), common, p.stats.pair_tests, p.stats.axis_tests,
+                 p.stats.leaf_pairs);
+    }
   }
   const double ref_cpu = double(std::clock() - ref_cpu0) / CLOCKS_PER_SEC;
   fmt::print("  check: {} object pairs against kdopcd::collide: {} (reference queries {:.3f} ms wall, "

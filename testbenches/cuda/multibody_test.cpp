@@ -13,6 +13,7 @@
 #include "kdopcd/error.hpp"
 #include "kdopcd/shapes.hpp"
 #include "kdopcd_cuda/grid.hpp"
+#include "kdopcd_cuda/reference.hpp"
 
 namespace kdopcd::cuda {
 namespace {
@@ -28,9 +29,6 @@ std::map<ObjectPair, const PairResult*> by_pair(const MultibodyResult& r) {
 // The reference's answer for every object pair (all_pairs) or for the broad phase's pairs.
 std::map<ObjectPair, QueryResult> reference_results(const MultibodyWorld& world, const MultibodyOptions& o,
                                                     const std::vector<ObjectPair>& broad, bool all_pairs) {
-  TraversalOptions t;
-  t.axes = o.axes;
-  t.rule = o.rule;
   std::vector<ObjectPair> pairs = broad;
   if (all_pairs) {
     pairs.clear();
@@ -39,8 +37,7 @@ std::map<ObjectPair, QueryResult> reference_results(const MultibodyWorld& world,
   }
   std::map<ObjectPair, QueryResult> out;
   for (const auto& [a, b] : pairs)
-    out[{a, b}] = collide(world.tree_of(a), world.tree_of(b), relative_pose(world.pose(a), world.pose(b)), t, o.sat,
-                          o.fixed);
+    out[{a, b}] = reference_pair_query(world, a, b, o);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "cuda_test_util.hpp"
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/shapes.hpp"
+#include "kdopcd_cuda/reference.hpp"
 
 namespace kdopcd::cuda {
 namespace {
@@ -27,7 +28,7 @@ void expect_reference(const DopTree& first, const DopTree& second, const std::st
       for (const ClassifiedPose& cp : classes) {
         SCOPED_TRACE(name + " " + to_string(cp.kind) + " " + to_string(sat) + " split " + std::to_string(split));
         const NarrowRun run = runner.run({TaskSpec{0, 1, cp.pose}}, o);
-        refs.push_back(collide(first, second, cp.pose, TraversalOptions{}, sat, o.fixed));
+        refs.push_back(reference_query(first, second, cp.pose, o));  // the fixed SAT with the exact triangle test
         const QueryResult& ref = refs.back();
         EXPECT_EQ(run.contacts[0], ref.contacts);
         EXPECT_EQ(run.counters[0].pair_tests, ref.stats.pair_tests);

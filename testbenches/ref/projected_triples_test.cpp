@@ -2,7 +2,6 @@
 // block of axes at once) and the float axis table made from them are make_projected_triple's and
 // make_float_axis's, bit for bit, on every instruction set of this machine that Highway built.
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <cmath>
 #include <cstring>
@@ -12,6 +11,7 @@
 #include "kdopcd/sat_fixed_lanes.hpp"
 #include "kdopcd/sat_float_axes.hpp"
 #include "kdopcd/sat_setup.hpp"
+#include "every_target.hpp"
 
 using namespace kdopcd;
 
@@ -45,17 +45,6 @@ std::vector<Mat3> test_matrices() {
   out.push_back(1e-200 * Mat3::Identity());
   out.push_back(1e200 * out.front());
   return out;
-}
-
-// Runs `check` once per instruction set Highway built that this CPU has.
-template <class Check>
-void on_every_target(const Check& check) {
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    check();
-  }
-  hwy::SetSupportedTargetsForTest(0);
 }
 
 }  // namespace

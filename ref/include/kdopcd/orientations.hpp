@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kdopcd/orientation_view.hpp"
 #include "kdopcd/vec.hpp"
 
 namespace kdopcd {
@@ -39,23 +40,34 @@ class OrientationSet {
   // The face triple for a unit axis L (expressed in this object's local frame). Deterministic:
   // the first vertex triple, in vertex_triples() order, whose P is all <= 0. It tests only the
   // triples whose normal cone can reach L's cell of a cube map (made once per set), which is
-  // always the same answer as triple_for_scan.
-  // Inline, with the scan out of line: the 24 axes of a query that descends make up about half
-  // of a small-proximity query, and the call and copies were a large part of each.
+  // always the same answer as triple_for_scan. The search is find_triple on view()
+  // (orientation_view.hpp), the code the CUDA device runs too.
   FaceTriple triple_for(const Vec3& L) const;
   // The same triple by a search over every vertex triple: the definition triple_for keeps to.
   FaceTriple triple_for_scan(const Vec3& L) const;
   // triple_for in two steps, for callers that find the cells of many axes at once in SIMD lanes
   // (make_projected_triples): L's cell of the cube map (kCubeCells^2 cells on each of the cube's
   // six faces), or -1 where the map does not serve (zero, tiny, huge or non-finite L); then the
-  // triple from the cell's list, or from the scan for cell -1 or should no listed triple accept.
-  // triple_in_cell(cube_cell(L), L) is triple_for(L).
-  static constexpr int kCubeCells = 32;
-  static int cube_cell(const Vec3& L);
+  // triple from the cell's list, or from every triple in order for cell -1 or should no listed
+  // triple accept. triple_in_cell(cube_cell(L), L) is triple_for(L).
+  static constexpr int kCubeCells = kdopcd::kCubeCells;
+  static int cube_cell(const Vec3& L) { return kdopcd::cube_cell(L.x(), L.y(), L.z()); }
   FaceTriple triple_in_cell(int cell, const Vec3& L) const;
   // The same triple written to j[0], j[stride], j[2 stride] and P[0], P[stride], P[2 stride]
   // (SIMD lanes), without a FaceTriple in between.
   void triple_in_cell(int cell, const Vec3& L, std::int64_t* j, double* P, std::size_t stride) const;
+  // The set as plain data for the shared set-up code (query_setup.hpp) and the device: pointers
+  // into this set's arrays, valid while the set lives.
+  OrientationView view() const {
+    return {k_,
+            std::int32_t(vertex_triples_.size()),
+            directions_flat_.data(),
+            triples_flat_.data(),
+            inverse_flat_.data(),
+            own_flat_.data(),
+            cell_start_.data(),
+            cell_triples_.data()};
+  }
   // The first k/2 directions as three arrays of kDirectionLanes (x, then y, then z; zero past
   // k/2), for SIMD lanes.
   static constexpr int kDirectionLanes = 16;
@@ -80,81 +92,37 @@ class OrientationSet {
   // vertex_triples(), ascending) cell_triples_[cell_start_[c], cell_start_[c + 1]).
   std::vector<std::uint32_t> cell_start_;
   std::vector<std::uint8_t> cell_triples_;
-  // Whether triple t's P = M_t L is all <= kSignTol (then `out` gets the triple and P snapped
-  // to [-1, 0]). Inline: the cube map's lookup tries about 1.3 triples per axis.
-  bool accepts(std::size_t t, const Vec3& L, FaceTriple& out) const;
-  // accepts' test alone: P = M_t L, and whether it is accepted (the range check made).
-  bool accepted(std::size_t t, const Vec3& L, Vec3& P) const;
-  [[noreturn]] void throw_mapping_below_minus_one() const;
-  static constexpr double kFeasibleTol = 1e-9;
-  static constexpr double kSignTol = 1e-12;
+  // view()'s arrays: directions, vertex triples, inverse_transposed_ (row-major) and own triples.
+  std::vector<double> directions_flat_;
+  std::vector<std::int32_t> triples_flat_;
+  std::vector<double> inverse_flat_;
+  std::vector<std::int32_t> own_flat_;
+  // find_triple's failure as the exception it is (a bug, not bad input: every unit vector lies in
+  // some vertex normal cone, and the set's mapping vectors lie in [-1, 0]).
+  [[noreturn]] void throw_search_failure(SetupStatus status, const Vec3& L) const;
+  static constexpr double kFeasibleTol = kTripleFeasibleTol;
   void make_cube_map();
   double r_max_ = 0;
 };
 
-inline bool OrientationSet::accepted(std::size_t t, const Vec3& L, Vec3& P) const {
-  P = inverse_transposed_[t] * L;
-  if (P.maxCoeff() > kSignTol) return false;
-  if (P.minCoeff() < -1 - kFeasibleTol) throw_mapping_below_minus_one();  // would break r_max <= sqrt 3
-  return true;
-}
-
-inline bool OrientationSet::accepts(std::size_t t, const Vec3& L, FaceTriple& out) const {
-  Vec3 P;
-  if (!accepted(t, L, P)) return false;
-  out.j = vertex_triples_[t];
-  // Snap round-off only: P_i in [-1 - tol, tol] becomes [-1, 0] (the measured range, docs/design.md §2).
-  for (int i = 0; i < 3; ++i) out.P[i] = std::clamp(P[i], -1.0, 0.0);
-  return true;
-}
-
-inline int OrientationSet::cube_cell(const Vec3& L) {
-  // The cube map's cell of L (orientations.cpp, kConeSlack); -1 for anything else.
-  const double x = std::fabs(L.x()), y = std::fabs(L.y()), z = std::fabs(L.z());
-  int a = 0;
-  double m = x;
-  if (y > m) a = 1, m = y;
-  if (z > m) a = 2, m = z;
-  if (!(m >= 0.5 && m <= 2.0)) return -1;  // also NaN
-  constexpr int G = kCubeCells;
-  const double inv = 1.0 / m;
-  const double u = L[(a + 1) % 3] * inv, v = L[(a + 2) % 3] * inv;
-  if (!(u >= -2 && u <= 2 && v >= -2 && v <= 2)) return -1;  // also NaN
-  const int iu = std::clamp(int((u + 1) * (0.5 * G)), 0, G - 1);
-  const int iv = std::clamp(int((v + 1) * (0.5 * G)), 0, G - 1);
-  const int face = 2 * a + (L[a] < 0);
-  return (face * G + iu) * G + iv;
+inline void OrientationSet::triple_in_cell(int cell, const Vec3& L, std::int64_t* j, double* P,
+                                           std::size_t stride) const {
+  std::int32_t found_j[3];
+  double found_P[3];
+  const SetupStatus status = find_triple(view(), cell, L.data(), found_j, found_P);
+  if (status != SetupStatus::Ok) throw_search_failure(status, L);
+  for (int c = 0; c < 3; ++c) {
+    j[std::size_t(c) * stride] = found_j[c];
+    P[std::size_t(c) * stride] = found_P[c];
+  }
 }
 
 inline FaceTriple OrientationSet::triple_in_cell(int cell, const Vec3& L) const {
-  if (cell >= 0) {
-    FaceTriple out;
-    for (std::uint32_t i = cell_start_[std::size_t(cell)]; i < cell_start_[std::size_t(cell) + 1]; ++i)
-      if (accepts(cell_triples_[i], L, out)) return out;
-  }
-  return triple_for_scan(L);
-}
-
-inline void OrientationSet::triple_in_cell(int cell, const Vec3& L, std::int64_t* j, double* P,
-                                           std::size_t stride) const {
-  if (cell >= 0) {
-    for (std::uint32_t i = cell_start_[std::size_t(cell)]; i < cell_start_[std::size_t(cell) + 1]; ++i) {
-      Vec3 p;
-      if (!accepted(cell_triples_[i], L, p)) continue;
-      const std::array<int, 3>& t = vertex_triples_[cell_triples_[i]];
-      for (int c = 0; c < 3; ++c) {
-        j[std::size_t(c) * stride] = t[std::size_t(c)];
-        // accepts' snap, as min and max: the same value (NaN and -0 included), without branches.
-        P[std::size_t(c) * stride] = std::min(std::max(p[c], -1.0), 0.0);
-      }
-      return;
-    }
-  }
-  const FaceTriple t = triple_for_scan(L);
-  for (int c = 0; c < 3; ++c) {
-    j[std::size_t(c) * stride] = t.j[std::size_t(c)];
-    P[std::size_t(c) * stride] = t.P[std::size_t(c)];
-  }
+  FaceTriple out;
+  std::int64_t j[3];
+  triple_in_cell(cell, L, j, out.P.data(), 1);
+  for (int c = 0; c < 3; ++c) out.j[std::size_t(c)] = int(j[c]);
+  return out;
 }
 
 inline FaceTriple OrientationSet::triple_for(const Vec3& L) const { return triple_in_cell(cube_cell(L), L); }

@@ -81,7 +81,7 @@ KDOPCD_HD inline double scale_offset(double p, double s) {
 // d = 2u |q| 2^z of v = clamp(q) 2^z (exact); when v's fraction v - floor(v) (exact) is farther
 // than d from 0 and 1, floor(v) is the answer. Otherwise (and for NaN, infinities, q = 0) the
 // plain formula decides.
-inline std::int64_t quantize_scaled_offset(double p, double s, int z) {
+KDOPCD_HD inline std::int64_t quantize_scaled_offset(double p, double s, int z) {
   const double q = p / s;
   const double v = (q > 4.0 ? 4.0 : (q < -4.0 ? -4.0 : q)) * times_pow2(1.0, z);
   const double d = 0x1p-50 * std::fabs(q) * times_pow2(1.0, z) + 0x1p-1000;
@@ -387,6 +387,8 @@ inline int fixed_verdict_from_bounds(std::int64_t s1, std::int64_t s2, const Fix
   return -1;  // also every comparison with NaN
 }
 
+// The integers of one axis / of every axis of a set-up whose p is L . T_c (quantize_double_axis of
+// query_setup.hpp). A query's whole set-up, from the pose: make_query_setup.
 QuantizedAxis quantize_axis(const AxisSetup& axis, double s, const FixedParams& params);
 std::vector<QuantizedAxis> quantize_setup(const SatSetup& setup, double s, const FixedParams& params);
 

@@ -28,10 +28,14 @@ struct SatSetup {
   std::vector<AxisSetup> axes;  // k axes in the order above
 };
 
+// The float set-up of a pose in host form; the axes are make_query_axis's (query_setup.hpp), the
+// one set-up code that the host and the CUDA device share. For the fixed-point SAT with the
+// triangle unit, make_query_setup gives the whole set-up of a query (integer axis table, M', T').
 SatSetup make_sat_setup(const OrientationSet& set, const Pose& pose);
 
 // Axis `axis_index` of the set-up alone (M = pose.matrix(), T = pose.translation), so that a
-// query can compute only the axes it reaches; make_sat_setup is this for every axis.
+// query can compute only the axes it reaches; make_sat_setup is this for every axis. Throws
+// std::logic_error where the orientation set finds no face triple (a non-finite rotation).
 AxisSetup make_axis_setup(const OrientationSet& set, const Mat3& M, const Vec3& T, int axis_index);
 
 // The part of make_axis_setup that depends on the rotation and is not fixed by the set: the
@@ -45,12 +49,9 @@ struct ProjectedTriple {
   FaceTriple triple;
 };
 // Even axis 2i: L = D_i and the triple of u = M^T D_i / |M^T D_i|; odd axis 2i + 1: L = u =
-// M D_i / |M D_i| and its triple (triple_for). The products and the normalization are written out
-// in the order of operations Eigen 3.4's M.transpose() * D, M * D and normalized() took in the
-// earlier versions of this function, so the axes (and with them every verdict) are theirs bit for
-// bit, whatever Eigen, vectorization or contraction a build has (sat_setup.cpp is compiled without
-// fused multiply-adds): u is the product divided by the square root of its squared norm when that
-// is above 0, else the product itself.
+// M D_i / |M D_i| and its triple (triple_for): make_axis_geometry (query_setup.hpp), whose
+// products and normalization keep the order of operations Eigen 3.4 took when the set-up was
+// first written, whatever Eigen, vectorization or contraction a build has.
 ProjectedTriple make_projected_triple(const OrientationSet& set, const Mat3& M, int axis_index);
 // make_projected_triple's values for a query's axes in SIMD lanes, by parity: lane e of parity q
 // is axis 2e + q. u is the unit vector the triple is found for (M^T D_e normalized for even axes,

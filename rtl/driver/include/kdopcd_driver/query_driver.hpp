@@ -1,6 +1,7 @@
 #pragma once
 // The query driver: one collision query on the verilated top through its AXI-Lite registers,
 // AXI4 memory and contact stream, as the SystemC model's host does it (docs/accelerator.md).
+#include "kdopcd/query_setup.hpp"
 #include "kdopcd_driver/bus_models.hpp"
 #include "kdopcd_driver/thread_cpu_time.hpp"
 
@@ -104,9 +105,11 @@ RtlTopQuery run_query(Top& top, Harness<Top>& h, const DopTree& first, const Dop
     if (first.k() != second.k()) throw std::invalid_argument("run_query: trees must share k");
     const int k = first.k();
     const int W = h.mem.bus_bytes() * 8;
-    const double s = scene_scale(first, second);
-    const Pose centred = centred_pose(first, second, pose);  // the images are in the centred frames
-    const QuantizedPose qpose = quantize_pose(centred, s, TriangleFixedParams{p.vertex_bits, p.rotation_bits});
+    // The axis table and M', T' of the pose in the centred frames (the images are centred).
+    const QuerySetup setup =
+        make_query_setup(first, second, pose, p.fixed, TriangleFixedParams{p.vertex_bits, p.rotation_bits});
+    const double s = setup.scale;
+    const QuantizedPose& qpose = setup.triangle_pose;
     if (!qpose.in_range) return r;  // |T_i / s| > 4: disjoint, no contact, not started
 
     AxiLiteMaster& bus = h.lite;
@@ -143,7 +146,7 @@ RtlTopQuery run_query(Top& top, Harness<Top>& h, const DopTree& first, const Dop
         bus.write(reg::kRot + 4 * std::uint32_t(3 * i + j), std::uint32_t(qpose.M[std::size_t(i)][std::size_t(j)]));
     for (int i = 0; i < 3; ++i)
       bus.write64(reg::kTrans + 8 * std::uint32_t(i), std::uint64_t(qpose.T[std::size_t(i)]));
-    const std::vector<QuantizedAxis> axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, p.fixed);
+    const std::vector<QuantizedAxis>& axes = setup.fixed_axes;
     for (std::size_t a = 0; a < axes.size(); ++a) {
       const std::vector<std::uint32_t> words = pack_axis_entry(axes[a], k, p.fixed);
       for (std::size_t w = 0; w < words.size(); ++w)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kdopcd_contract/accelerator_v2.hpp"
+#include "kdopcd/query_setup.hpp"
 #include "kdopcd_driver/bus_models.hpp"
 #include "kdopcd_driver/thread_cpu_time.hpp"
 
@@ -142,9 +143,10 @@ QueryResult run_query(Harness<Top>& h, const DopTree& first, const DopTree& seco
     if (first.k() != second.k()) throw std::invalid_argument("v2 driver: trees must share k");
     const int k = first.k();
     detail::check_config(h, k, p);
-    const double s = scene_scale(first, second);
-    const Pose centred = centred_pose(first, second, pose);
-    const QuantizedPose qpose = quantize_pose(centred, s, TriangleFixedParams{p.vertex_bits, p.rotation_bits});
+    // The axis table and M', T' of the pose in the centred frames (the images are centred).
+    const QuerySetup setup =
+        make_query_setup(first, second, pose, p.fixed, TriangleFixedParams{p.vertex_bits, p.rotation_bits});
+    const QuantizedPose& qpose = setup.triangle_pose;
     if (!qpose.in_range) return r;
     if (!(h.lite.read(reg2::kStatus) & reg2::kStatusLoaded)) throw std::runtime_error("v2 driver: no trees loaded");
 
@@ -152,7 +154,7 @@ QueryResult run_query(Harness<Top>& h, const DopTree& first, const DopTree& seco
       for (int j = 0; j < 3; ++j)
         h.lite.write(reg2::kRot + 4 * std::uint32_t(3 * i + j), std::uint32_t(qpose.M[std::size_t(i)][std::size_t(j)]));
     for (int i = 0; i < 3; ++i) h.lite.write64(reg2::kTrans + 8 * std::uint32_t(i), std::uint64_t(qpose.T[std::size_t(i)]));
-    const std::vector<QuantizedAxis> axes = quantize_setup(make_sat_setup(first.orientations(), centred), s, p.fixed);
+    const std::vector<QuantizedAxis>& axes = setup.fixed_axes;
     auto write_axis_table = [&](std::uint32_t flip) {
       for (std::size_t a = 0; a < axes.size(); ++a) {
         const std::vector<std::uint32_t> words = pack_axis_entry(axes[a], k, p.fixed);
