@@ -27,6 +27,7 @@ KDOPCD_UNEVEN_KERNEL(kdopcd_units_binary_stack_fixed, UnitBinaryFixed)
 KDOPCD_UNEVEN_KERNEL(kdopcd_units_explicit_stack_float, UnitExplicitFloat)
 KDOPCD_UNEVEN_KERNEL(kdopcd_units_explicit_stack_fixed, UnitExplicitFixed)
 KDOPCD_EVEN_KERNEL(kdopcd_triangles, TriangleStep)
+KDOPCD_EVEN_KERNEL(kdopcd_axis_setup, SetupStep)
 
 template <>
 struct StepKernels<RootStep> {
@@ -43,6 +44,10 @@ struct StepKernels<ExpandFixed> {
 template <>
 struct StepKernels<TriangleStep> {
   static constexpr auto even = kdopcd_triangles;
+};
+template <>
+struct StepKernels<SetupStep> {
+  static constexpr auto even = kdopcd_axis_setup;
 };
 template <>
 struct StepKernels<UnitBinaryFloat> {

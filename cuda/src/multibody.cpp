@@ -137,6 +137,7 @@ MultibodyResult MultibodyWorld::run(const MultibodyOptions& options) const {
   result.times.narrow = narrow.narrow;
   result.times.narrow_cpu = narrow.narrow_cpu;
   result.times.device_upload = narrow.device_upload;
+  result.times.device_setup = narrow.device_setup;
   result.times.device_kernels = narrow.device_kernels;
   result.times.device_download = narrow.device_download;
   result.times.exact = narrow.exact;

@@ -72,6 +72,17 @@ NarrowRunner::NarrowRunner(std::vector<const DopTree*> trees)
     if (scene_.vertices.size() / 3 > std::size_t(INT32_MAX) || scene_.triangles.size() / 3 > std::size_t(INT32_MAX))
       throw InputError("the meshes hold more than 2^31 vertices or triangles together");
   }
+  if (!trees_.empty()) {  // the orientation set's arrays, for the set-up step on the backend
+    const OrientationView set = trees_.front()->orientations().view();
+    const std::size_t k = std::size_t(set.k), n = std::size_t(set.triple_count);
+    scene_.triple_count = set.triple_count;
+    scene_.directions.assign(set.directions, set.directions + 3 * k);
+    scene_.triples.assign(set.triples, set.triples + 3 * n);
+    scene_.inverse_transposed.assign(set.inverse_transposed, set.inverse_transposed + 9 * n);
+    scene_.own_triples.assign(set.own_triples, set.own_triples + 3 * k);
+    scene_.cell_start.assign(set.cell_start, set.cell_start + kCubeMapCells + 1);
+    scene_.cell_triples.assign(set.cell_triples, set.cell_triples + set.cell_start[kCubeMapCells]);
+  }
 }
 
 NarrowRunner::~NarrowRunner() = default;
@@ -95,8 +106,9 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   NarrowRun out;
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
 
-  // Set-up: per task, the SAT set-up of its relative pose (make_query_setup) and
-  // the placement of the second object for the triangle tests.
+  // Set-up on the host: per task, its trees and the pose view of its relative pose (rotation
+  // matrix, translation, centred translation, scale: make_query_pose_view). The axes and the
+  // placement are made from it on the backend (SetupStep: make_query_axis, as make_query_setup).
   auto t0 = std::chrono::steady_clock::now();
   const std::size_t n = specs.size();
   NarrowQuery query;
@@ -106,9 +118,7 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   query.fixed = options.fixed;
   query.traversal = options.traversal;
   query.tasks.resize(n);
-  query.axes.resize(n * std::size_t(k_));
-  query.placements.resize(n);
-  if (query.sat == SatKind::Fixed) query.qaxes.resize(n * std::size_t(k_));
+  query.poses.resize(n);
   // Fixed SAT: one quantized copy of a tree per scene scale it is used at (scene_scale of the pair).
   std::vector<double> scale(n, 1.0);
   int words = 1, deepest_path = 0;
@@ -138,30 +148,22 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   arena.execute([&] {
     tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
       const TaskSpec& spec = specs[i];
-      // The float axes (p = L . T of the relative pose) and the fixed axis table (p' of L . T_c:
-      // the quantized trees are in their centred frames), as every other caller makes them.
-      const QuerySetup setup = make_query_setup(*trees_[spec.first_tree], *trees_[spec.second_tree], spec.relative,
-                                                options.fixed, TriangleFixedParams{});
-      for (int x = 0; x < k_; ++x) {
-        const DoubleAxis& s = setup.float_axes[std::size_t(x)];
-        AxisRecord& r = query.axes[i * std::size_t(k_) + std::size_t(x)];
-        for (int j = 0; j < 3; ++j) {
-          r.PA[j] = s.PA[j];
-          r.PB[j] = s.PB[j];
-          r.jA[j] = s.jA[j];
-          r.jB[j] = s.jB[j];
+      const DopTree& first = *trees_[spec.first_tree];
+      const DopTree& second = *trees_[spec.second_tree];
+      // The float SAT reads M and T; the fixed one also T_c (the quantized trees are in their centred
+      // frames) at the scene scale, whose exactly rounded sum is host code (centred_translation).
+      if (query.sat == SatKind::Fixed) {
+        query.poses[i] = make_query_pose_view(spec.relative, first.centre(), second.centre(), scale[i], options.fixed);
+      } else {
+        QueryPoseView& q = query.poses[i];
+        q = QueryPoseView{};
+        const Mat3 M = spec.relative.matrix();
+        for (int r = 0; r < 3; ++r) {
+          for (int c = 0; c < 3; ++c) q.M[3 * r + c] = M(r, c);
+          q.T[r] = spec.relative.translation[r];
         }
-        r.p = s.p;
-      }
-      if (query.sat == SatKind::Fixed)
-        std::copy(setup.fixed_axes.begin(), setup.fixed_axes.end(),
-                  query.qaxes.begin() + std::ptrdiff_t(i * std::size_t(k_)));
-      // place_vertices' rotation matrix and translation (narrow.hpp's place_second_vertex rounds alike).
-      const Mat3 R = spec.relative.matrix();
-      Placement& p = query.placements[i];
-      for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c) p.R[3 * r + c] = R(r, c);
-        p.t[r] = spec.relative.translation[r];
+        q.s = 1;
+        q.fixed = options.fixed;
       }
     });
   });
@@ -188,10 +190,15 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   } else {
     narrow = engines_->host.run(scene_, query, capacity, options.threads);
   }
+  if (narrow.setup_status != 0) {
+    for (int bit = 1; bit < 64; ++bit)
+      if (narrow.setup_status >> bit & 1) throw_setup_status(SetupStatus(bit), "narrow phase set-up");
+  }
   check_outcomes(narrow);
   out.narrow = seconds_since(t0);
   out.narrow_cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
   out.device_upload = narrow.upload;
+  out.device_setup = narrow.setup;
   out.device_kernels = narrow.kernels;
   out.device_download = narrow.download;
   out.launches = narrow.launches;

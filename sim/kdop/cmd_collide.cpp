@@ -98,10 +98,10 @@ std::vector<PoseOutcome> device_queries(const DopTree& first, const DopTree& sec
   const auto t0 = std::chrono::steady_clock::now();
   const cuda::NarrowRun all = runner.run(batch, o);
   const double seconds = seconds_since(t0);
-  fmt::print("device {}: all {} poses in one call {:.3f} ms (set-up {:.3f}, narrow {:.3f} [upload {:.3f}, compute "
-             "{:.3f}, download {:.3f}], exact fallback {:.3f} for {} of {} triangle tests)\n",
+  fmt::print("device {}: all {} poses in one call {:.3f} ms (set-up {:.3f}, narrow {:.3f} [upload {:.3f}, axis set-up "
+             "{:.3f}, compute {:.3f}, download {:.3f}], exact fallback {:.3f} for {} of {} triangle tests)\n",
              device, poses.size(), seconds * 1e3, all.setup * 1e3, all.narrow * 1e3, all.device_upload * 1e3,
-             all.device_kernels * 1e3, all.device_download * 1e3, all.exact * 1e3, all.exact_fallbacks, all.candidates);
+             all.device_setup * 1e3, all.device_kernels * 1e3, all.device_download * 1e3, all.exact * 1e3, all.exact_fallbacks, all.candidates);
   for (std::size_t i = 0; i < poses.size(); ++i)
     if (all.contacts[i] != outcomes[i].result.contacts || all.counters[i].pair_tests != outcomes[i].result.stats.pair_tests)
       throw std::logic_error(fmt::format("device {}: pose {} answered differently alone and in the batch", device, i));

@@ -62,5 +62,34 @@ TEST(PairQueries, GeneratedShapesOfDifferentSizes) {
   expect_reference(b, a, "sphere/torus");
 }
 
+// The set-up runs on the backend (SetupStep), which cannot throw: a pose it cannot set up (here a
+// rotation of NaNs, for which no face triple accepts an axis) comes back as a status that the
+// runner throws for (float SAT; with the fixed SAT the host's exactly rounded centred translation
+// refuses the pose first), and the runner answers the next call normally.
+TEST(PairQueries, SetupFailureOnTheBackendIsThrown) {
+  const Mesh torus = make_torus(2, 0.7, 24, 12);
+  const DopTree tree(torus, 18);
+  const NarrowRunner runner({&tree, &tree});
+  Pose bad;
+  bad.rotation = Eigen::Quaterniond(std::nan(""), 0, 0, 0);
+  for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed}) {
+    SCOPED_TRACE(to_string(sat));
+    NarrowOptions o;
+    o.sat = sat;
+    try {
+      runner.run({TaskSpec{0, 1, Pose{}}, TaskSpec{0, 1, bad}}, o);
+      ADD_FAILURE() << "no exception";
+    } catch (const std::logic_error& e) {
+      const std::string why = sat == SatBackend::Float ? "narrow phase set-up: no face triple" : "non-finite";
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+    const NarrowRun good = runner.run({TaskSpec{0, 1, Pose{}}}, o);
+    const QueryResult ref = reference_query(tree, tree, Pose{}, o);
+    EXPECT_EQ(good.contacts[0], ref.contacts);
+    EXPECT_EQ(good.counters[0].pair_tests, ref.stats.pair_tests);
+    EXPECT_GT(good.counters[0].pair_tests, 1u);
+  }
+}
+
 }  // namespace
 }  // namespace kdopcd::cuda

@@ -29,4 +29,12 @@ KDOPCD_HD inline void atomic_or(std::uint32_t* target, std::uint32_t bits) {
 #endif
 }
 
+KDOPCD_HD inline void atomic_or(unsigned long long* target, unsigned long long bits) {
+#if defined(__CUDA_ARCH__)
+  atomicOr(target, bits);
+#else
+  std::atomic_ref<unsigned long long>(*target).fetch_or(bits, std::memory_order_relaxed);
+#endif
+}
+
 }  // namespace kdopcd::cuda

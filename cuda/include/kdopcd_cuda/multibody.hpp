@@ -114,7 +114,9 @@ struct PairResult {
 
 struct PhaseTimes {  // seconds
   double boxes = 0, broad = 0, setup = 0, narrow = 0, exact = 0, total = 0;
-  double device_upload = 0, device_kernels = 0, device_download = 0;  // inside narrow (GPU)
+  // Inside narrow, as the backend times them (CUDA events on the GPU): inputs in, the axes'
+  // set-up, traversal and triangle tests, results out.
+  double device_upload = 0, device_setup = 0, device_kernels = 0, device_download = 0;
   double narrow_cpu = 0, total_cpu = 0;  // process CPU time (all threads; std::clock)
 };
 

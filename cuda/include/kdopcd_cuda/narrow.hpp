@@ -19,6 +19,7 @@
 #include "kdopcd/config.hpp"
 #include "kdopcd/fixed_format.hpp"
 #include "kdopcd/pose.hpp"
+#include "kdopcd/query_setup.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/sat_float.hpp"
 #include "kdopcd/tri_tri_filtered.hpp"
@@ -68,11 +69,61 @@ struct Placement {
   double t[3];
 };
 
+// The set-up of a query's tasks on the backend: per task and axis, the reference's one set-up code
+// (make_query_axis of kdopcd/query_setup.hpp) on the task's pose view, giving the float SAT's
+// AxisRecord and, for the fixed SAT, the axis table's QuantizedAxis, the host's doubles and
+// integers bit for bit; axis 0 also writes the task's placement (the pose's rotation matrix and
+// translation, which place_vertices uses). A status other than Ok sets bit (1 << status) of
+// *status_bits (the host then throws for the lowest one) and leaves an all-zero axis.
+struct SetupView {
+  OrientationView set;
+  const QueryPoseView* poses;  // per task
+  std::uint32_t k;
+  bool fixed;
+  AxisRecord* axes;            // k per task
+  QuantizedAxis* qaxes;        // k per task (fixed SAT only)
+  Placement* placements;        // per task
+  unsigned long long* status_bits;
+};
+
 // One vertex placed exactly as the reference's place_vertex rounds it (pose.hpp's place_point; no
 // fused multiply-add: the CUDA build has --fmad=false).
 KDOPCD_HD inline void place_second_vertex(const Placement& p, const double* x, double* out) {
   place_point(p.R, p.t, x, out);
 }
+
+struct SetupStep {
+  SetupView v;
+  KDOPCD_HD void operator()(std::uint64_t i) const {
+    const std::uint64_t task = i / v.k;
+    const int axis = int(i % v.k);
+    const QueryPoseView& pose = v.poses[task];
+    DoubleAxis d;
+    QuantizedAxis q;
+    const SetupStatus status = make_query_axis(v.set, pose, axis, &d, v.fixed ? &q : nullptr);
+    if (status != SetupStatus::Ok) {
+      // The run goes on without a sync and is then thrown away: an all-zero record keeps the
+      // traversal's face indices in range meanwhile.
+      atomic_or(v.status_bits, 1ull << int(status));
+      d = DoubleAxis{};
+      q = QuantizedAxis{};
+    }
+    AxisRecord& r = v.axes[i];
+    for (int j = 0; j < 3; ++j) {
+      r.PA[j] = d.PA[j];
+      r.PB[j] = d.PB[j];
+      r.jA[j] = d.jA[j];
+      r.jB[j] = d.jB[j];
+    }
+    r.p = d.p;
+    if (v.fixed) v.qaxes[i] = q;
+    if (axis == 0) {
+      Placement& p = v.placements[task];
+      for (int e = 0; e < 9; ++e) p.R[e] = pose.M[e];
+      for (int c = 0; c < 3; ++c) p.t[c] = pose.T[c];
+    }
+  }
+};
 
 // A candidate triangle pair of task `pair` (index into the task list).
 struct ResultEntry {

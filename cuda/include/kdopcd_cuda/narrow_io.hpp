@@ -26,6 +26,14 @@ struct NarrowScene {
   std::vector<double> vertices;          // x, y, z of every vertex of every mesh
   std::vector<std::int32_t> triangles;   // 3 vertex indices (local to the mesh) per triangle
   std::vector<MeshInfo> meshes;          // per tree
+  // The orientation set of k (OrientationView's arrays, for the set-up step).
+  std::vector<double> directions;
+  std::vector<std::int32_t> triples;
+  std::vector<double> inverse_transposed;
+  std::vector<std::int32_t> own_triples;
+  std::vector<std::uint32_t> cell_start;
+  std::vector<std::uint8_t> cell_triples;
+  std::int32_t triple_count = 0;
   std::uint64_t version = 0;
 };
 
@@ -43,9 +51,10 @@ struct NarrowQuery {
   // level descends one node, so the front is empty after that many).
   int levels = 2;
   std::vector<PairTask> tasks;
-  std::vector<AxisRecord> axes;        // k per task
-  std::vector<QuantizedAxis> qaxes;    // k per task (fixed SAT)
-  std::vector<Placement> placements;   // per task: the second object in the first one's frame
+  // Per task: the second object's pose in the first one's frame as the set-up reads it (rotation
+  // matrix, translation, centred translation and scene scale: make_query_pose_view). The backend
+  // makes the axes and the placement from it (SetupStep).
+  std::vector<QueryPoseView> poses;
 };
 
 struct NarrowOutput {
@@ -59,7 +68,11 @@ struct NarrowOutput {
   int launches = 0;                     // 1, or 2 when the first candidate buffer was too small
   std::uint64_t units = 0;              // per-thread depth-first traversals (front node pairs handed over)
   std::uint64_t final_capacity = 0;     // candidate buffer of the last run
-  double upload = 0, kernels = 0, download = 0;  // seconds: inputs in, compute, results out
+  // Seconds: inputs in, the set-up step, the traversal and triangle tests, results out.
+  double upload = 0, setup = 0, kernels = 0, download = 0;
+  // Bit (1 << SetupStatus) for every status other than Ok that the set-up step met; 0 = all Ok
+  // (otherwise the other fields are not meaningful).
+  unsigned long long setup_status = 0;
 };
 
 }  // namespace kdopcd::cuda

@@ -52,10 +52,13 @@ class NarrowEngine {
     exec_.start_timer();
     if (!resident_ || resident_scene_ != &scene || resident_->version != scene.version) upload(scene);
     Work& w = work_;
+    if (query.poses.size() != task_count) throw std::invalid_argument("narrow phase: one pose per task");
     exec_.upload(w.tasks, query.tasks);
-    exec_.upload(w.axes, query.axes);
-    exec_.upload(w.qaxes, query.qaxes);
-    exec_.upload(w.placements, query.placements);
+    exec_.upload(w.poses, query.poses);
+    const std::uint64_t axis_count = task_count * std::uint64_t(scene.k);
+    exec_.alloc(w.axes, axis_count);
+    if (query.sat == SatKind::Fixed) exec_.alloc(w.qaxes, axis_count);
+    exec_.alloc(w.placements, task_count);
     // Front levels hold fewer than `split` items before they double, so 2 split entries (or the
     // task count, level 0) always suffice: no front can overflow.
     const std::uint64_t front_capacity = std::max<std::uint64_t>(task_count, 2 * query.split);
@@ -67,6 +70,14 @@ class NarrowEngine {
     out.upload = exec_.stop_timer();
 
     const Resident& r = *resident_;
+    // The set-up: every task's axes and placement, on the backend.
+    exec_.start_timer();
+    exec_.zero(w.counts.get() + kSetupStatus, 1);
+    const SetupView setup{orientation_view(r, scene), w.poses.get(), std::uint32_t(scene.k), query.sat == SatKind::Fixed,
+                          w.axes.get(),               w.qaxes.get(), w.placements.get(), w.counts.get() + kSetupStatus};
+    exec_.for_each(axis_count, SetupStep{setup});
+    out.setup = exec_.stop_timer();
+
     NarrowView v{};
     v.nodes = r.nodes.get();
     v.coefficients = r.coefficients.get();
@@ -90,7 +101,7 @@ class NarrowEngine {
       exec_.alloc(w.candidates, capacity);
       exec_.alloc(w.contacts, capacity);
       exec_.alloc(w.undecided, capacity);
-      exec_.zero(w.counts.get(), kCounts);
+      exec_.zero(w.counts.get(), kSetupStatus);  // every count but the set-up's status
       exec_.zero(w.counters.get(), task_count);
       v.results = w.candidates.get();
       v.capacity = capacity;
@@ -105,6 +116,8 @@ class NarrowEngine {
       exec_.template for_each_counted<Balance::Even>(w.counts.get() + kCandidates, capacity, TriangleStep{t});
       const std::vector<unsigned long long> c = exec_.download(w.counts, kCounts);
       out.kernels += exec_.stop_timer();
+      out.setup_status = c[kSetupStatus];
+      if (out.setup_status != 0) return out;  // the caller throws for it: nothing else is meaningful
       ++out.launches;
       out.final_capacity = capacity;
       if (c[kCandidates] <= capacity) {
@@ -128,7 +141,7 @@ class NarrowEngine {
 
   // Slots of the counts buffer.
   static constexpr std::size_t kFrontA = 0, kFrontB = 1, kUnits = 2, kCandidates = 3, kContacts = 4, kUndecided = 5,
-                               kCounts = 6;
+                               kSetupStatus = 6, kCounts = 7;
 
   struct Resident {
     std::uint64_t version = 0;
@@ -140,10 +153,15 @@ class NarrowEngine {
     Buffer<double> vertices;
     Buffer<std::int32_t> triangles;
     Buffer<MeshInfo> meshes;
+    Buffer<double> directions, inverse_transposed;
+    Buffer<std::int32_t> triples, own_triples;
+    Buffer<std::uint32_t> cell_start;
+    Buffer<std::uint8_t> cell_triples;
   };
   // Per-query inputs and working memory, kept between queries (grown as needed).
   struct Work {
     Buffer<PairTask> tasks;
+    Buffer<QueryPoseView> poses;
     Buffer<AxisRecord> axes;
     Buffer<QuantizedAxis> qaxes;
     Buffer<Placement> placements;
@@ -170,7 +188,18 @@ class NarrowEngine {
     exec_.upload(r.vertices, scene.vertices);
     exec_.upload(r.triangles, scene.triangles);
     exec_.upload(r.meshes, scene.meshes);
+    exec_.upload(r.directions, scene.directions);
+    exec_.upload(r.triples, scene.triples);
+    exec_.upload(r.inverse_transposed, scene.inverse_transposed);
+    exec_.upload(r.own_triples, scene.own_triples);
+    exec_.upload(r.cell_start, scene.cell_start);
+    exec_.upload(r.cell_triples, scene.cell_triples);
     resident_scene_ = &scene;
+  }
+
+  static OrientationView orientation_view(const Resident& r, const NarrowScene& scene) {
+    return OrientationView{scene.k,           scene.triple_count,      r.directions.get(), r.triples.get(),
+                           r.inverse_transposed.get(), r.own_triples.get(), r.cell_start.get(), r.cell_triples.get()};
   }
 
   template <SatKind Sat>

@@ -111,11 +111,11 @@ struct NarrowRun {
   std::uint64_t units = 0;            // per-thread traversals the front handed over (narrow.hpp)
   int launches = 0;                   // narrow-phase runs: 1, or 2 after a candidate buffer overflow
   std::uint64_t final_capacity = 0;   // candidate buffer of the last run
-  // Seconds: set-up on the host, narrow phase (traversal and triangle tests on the backend; its
-  // process CPU time, and on the GPU its upload / compute / download parts), exact fallback and
-  // sorting on the host.
+  // Seconds: set-up on the host (tasks and pose views), narrow phase (the axes' set-up, traversal
+  // and triangle tests on the backend; its process CPU time, and its upload / set-up / compute /
+  // download parts as the backend times them), exact fallback and sorting on the host.
   double setup = 0, narrow = 0, narrow_cpu = 0, exact = 0;
-  double device_upload = 0, device_kernels = 0, device_download = 0;
+  double device_upload = 0, device_setup = 0, device_kernels = 0, device_download = 0;
 };
 
 class NarrowRunner {
