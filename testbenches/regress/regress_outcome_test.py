@@ -70,5 +70,28 @@ class MergedOutcome(unittest.TestCase):
         self.assertEqual(self.outcome(None, "cancelled\n"), 2)
 
 
+class ModelSweepMerge(unittest.TestCase):
+    """The model sweep's merge compares contact pair sets (the hash of each configuration's --pairs
+    file), not contact counts: equal counts with other pairs fail."""
+
+    def merge(self, hashes):
+        counts = {"cycles": [10], "pair_tests": [3], "axis_tests": [9], "axis_tests_issued": [9],
+                  "triangle_tests": [2], "contacts": [1], "mem_beats": [4], "stall_cycles": [0]}
+        sweep = [{"suite": "model-sweep", "id": f"a1-{name}", "group": "a1", "status": "passed",
+                  "result": {**counts, "pairs_sha256": h}} for name, h in hashes.items()]
+        with tempfile.TemporaryDirectory() as tmp:
+            ctx = type("Ctx", (), {"out": tmp})()
+            extra, _ = regress.merge_model_sweep(sweep, ctx)
+        return {c["id"]: c["status"] for c in extra}
+
+    def test_same_pairs_pass(self):
+        self.assertEqual(self.merge({"n24": "ab" * 32, "n8": "ab" * 32}),
+                         {"a1-contacts-independent-of-configuration": "passed"})
+
+    def test_other_pairs_with_the_same_counts_fail(self):
+        self.assertEqual(self.merge({"n24": "ab" * 32, "n8": "cd" * 32}),
+                         {"a1-contacts-independent-of-configuration": "failed"})
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
