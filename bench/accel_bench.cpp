@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_timing.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/mesh_io.hpp"
@@ -26,32 +27,10 @@ using namespace kdopcd;
 
 namespace {
 
-volatile std::size_t g_sink = 0;
-
-double cpu_seconds() {  // thread CPU time: waiting for a core on a shared machine does not count
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
-// Seconds per call of f: repeat count calibrated so one batch lasts batch_ms, median of batches.
+// Seconds per call of f in thread CPU time (bench_timing.hpp).
 template <class F>
 double time_call(F&& f, double batch_ms, int batches) {
-  auto batch = [&](std::int64_t reps) {
-    const double t0 = cpu_seconds();
-    for (std::int64_t i = 0; i < reps; ++i) g_sink = g_sink + f();
-    return cpu_seconds() - t0;
-  };
-  std::int64_t reps = 1;
-  double t = batch(1);
-  while (t < batch_ms * 1e-3 && reps < (std::int64_t(1) << 30)) {
-    reps = std::max<std::int64_t>(reps * 2, std::int64_t(double(reps) * 1.2 * batch_ms * 1e-3 / std::max(t, 1e-9)));
-    t = batch(reps);
-  }
-  std::vector<double> per;
-  for (int b = 0; b < batches; ++b) per.push_back(batch(reps) / double(reps));
-  std::sort(per.begin(), per.end());
-  return per[per.size() / 2];
+  return bench::time_call(bench::thread_cpu_seconds, std::forward<F>(f), batch_ms, batches);
 }
 
 struct Row {

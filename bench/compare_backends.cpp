@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_timing.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/mesh_io.hpp"
@@ -39,37 +40,9 @@ using nlohmann::json;
 
 namespace {
 
-volatile std::size_t g_sink = 0;
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-double wall_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Seconds per call of f (thread CPU time or wall time): repeat count calibrated so that one
-// batch lasts batch_ms, median of `batches` batches.
-template <class Clock, class F>
-double time_call(Clock clock, F&& f, double batch_ms, int batches) {
-  auto batch = [&](std::int64_t reps) {
-    const double t0 = clock();
-    for (std::int64_t i = 0; i < reps; ++i) g_sink = g_sink + f();
-    return clock() - t0;
-  };
-  std::int64_t reps = 1;
-  double t = batch(1);
-  while (t < batch_ms * 1e-3 && reps < (std::int64_t(1) << 30)) {
-    reps = std::max<std::int64_t>(reps * 2, std::int64_t(double(reps) * 1.2 * batch_ms * 1e-3 / std::max(t, 1e-9)));
-    t = batch(reps);
-  }
-  std::vector<double> per;
-  for (int b = 0; b < batches; ++b) per.push_back(batch(reps) / double(reps));
-  std::sort(per.begin(), per.end());
-  return per[per.size() / 2];
-}
+using bench::thread_cpu_seconds;
+using bench::time_call;
+using bench::wall_seconds;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
