@@ -48,16 +48,26 @@ __device__ __forceinline__ void balanced(const F& step, const unsigned long long
 template <class F>
 struct StepKernels;
 
+// Each defines the kernel NAME of step STEP and registers it as StepKernels<STEP>'s (use them in
+// namespace kdopcd::cuda).
 #define KDOPCD_EVEN_KERNEL(NAME, STEP)                                                                         \
   extern "C" __global__ void __launch_bounds__(::kdopcd::cuda::device::kBlock)                                 \
       NAME(STEP step, const unsigned long long* count, unsigned long long n) {                                 \
     ::kdopcd::cuda::device::grid_stride(step, count, n);                                                       \
-  }
+  }                                                                                                            \
+  template <>                                                                                                  \
+  struct StepKernels<STEP> {                                                                                   \
+    static constexpr auto even = NAME;                                                                         \
+  };
 #define KDOPCD_UNEVEN_KERNEL(NAME, STEP)                                                                       \
   extern "C" __global__ void __launch_bounds__(::kdopcd::cuda::device::kBlock)                                 \
       NAME(STEP step, const unsigned long long* count, unsigned long long* next) {                             \
     ::kdopcd::cuda::device::balanced(step, count, next);                                                       \
-  }
+  }                                                                                                            \
+  template <>                                                                                                  \
+  struct StepKernels<STEP> {                                                                                   \
+    static constexpr auto uneven = NAME;                                                                       \
+  };
 
 class DeviceExecutor {
  public:

@@ -29,43 +29,6 @@ KDOPCD_UNEVEN_KERNEL(kdopcd_units_explicit_stack_fixed, UnitExplicitFixed)
 KDOPCD_EVEN_KERNEL(kdopcd_triangles, TriangleStep)
 KDOPCD_EVEN_KERNEL(kdopcd_axis_setup, SetupStep)
 
-template <>
-struct StepKernels<RootStep> {
-  static constexpr auto even = kdopcd_front_roots;
-};
-template <>
-struct StepKernels<ExpandFloat> {
-  static constexpr auto even = kdopcd_front_expand_float;
-};
-template <>
-struct StepKernels<ExpandFixed> {
-  static constexpr auto even = kdopcd_front_expand_fixed;
-};
-template <>
-struct StepKernels<TriangleStep> {
-  static constexpr auto even = kdopcd_triangles;
-};
-template <>
-struct StepKernels<SetupStep> {
-  static constexpr auto even = kdopcd_axis_setup;
-};
-template <>
-struct StepKernels<UnitBinaryFloat> {
-  static constexpr auto uneven = kdopcd_units_binary_stack_float;
-};
-template <>
-struct StepKernels<UnitBinaryFixed> {
-  static constexpr auto uneven = kdopcd_units_binary_stack_fixed;
-};
-template <>
-struct StepKernels<UnitExplicitFloat> {
-  static constexpr auto uneven = kdopcd_units_explicit_stack_float;
-};
-template <>
-struct StepKernels<UnitExplicitFixed> {
-  static constexpr auto uneven = kdopcd_units_explicit_stack_fixed;
-};
-
 bool device_available(std::string* reason) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);

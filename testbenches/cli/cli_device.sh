@@ -6,12 +6,7 @@
 # Usage: cli_device.sh KDOP MESH_DIR
 set -u
 kdop="$1"; meshes="$2"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0; pass=0
-check() {  # check "what" condition...
-  local what="$1"; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check_lib.sh"  # tmp, check, pass and fail counts
 # The table's columns but the time (and the stack, which the device path does not record).
 counts() { awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1, $2, $3, $4, $5 }' "$1"; }
 for pair in cow:cow elephant:hand; do

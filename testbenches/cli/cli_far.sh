@@ -6,12 +6,7 @@
 # Usage: cli_far.sh KDOP MESH_DIR
 set -u
 kdop="$1"; meshes="$2"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0; pass=0
-check() {  # check "what" condition...
-  local what="$1"; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check_lib.sh"  # tmp, check, pass and fail counts
 # An OFF file with every vertex moved by (d, d, d) (awk prints the full double).
 moved() {  # moved IN OUT d
   awk -v d="$3" 'NR == 1 { print; next }

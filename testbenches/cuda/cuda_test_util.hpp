@@ -32,4 +32,23 @@ inline MultibodyWorld cow_world(int objects, double density, std::uint64_t seed,
   return MultibodyWorld({cow}, std::vector<std::uint32_t>(poses.size(), 0), poses, k);
 }
 
+// Every field of a multibody result that another backend, thread count or buffer size must
+// reproduce: broad pairs, candidates, contacts, and per object pair its contacts and counters.
+inline void expect_same_result(const MultibodyResult& got, const MultibodyResult& want) {
+  EXPECT_EQ(got.broad_pairs, want.broad_pairs);
+  EXPECT_EQ(got.candidates, want.candidates);
+  EXPECT_EQ(got.contacts, want.contacts);
+  EXPECT_EQ(got.pair_tests, want.pair_tests);
+  ASSERT_EQ(got.pairs.size(), want.pairs.size());
+  for (std::size_t i = 0; i < want.pairs.size(); ++i) {
+    EXPECT_EQ(got.pairs[i].first_object, want.pairs[i].first_object);
+    EXPECT_EQ(got.pairs[i].second_object, want.pairs[i].second_object);
+    EXPECT_EQ(got.pairs[i].contacts, want.pairs[i].contacts);
+    EXPECT_EQ(got.pairs[i].stats.pair_tests, want.pairs[i].stats.pair_tests);
+    EXPECT_EQ(got.pairs[i].stats.axis_tests, want.pairs[i].stats.axis_tests);
+    EXPECT_EQ(got.pairs[i].stats.leaf_pairs, want.pairs[i].stats.leaf_pairs);
+  }
+  EXPECT_EQ(format_pairs(got), format_pairs(want));
+}
+
 }  // namespace kdopcd::cuda::test

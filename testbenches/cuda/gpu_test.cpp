@@ -17,20 +17,7 @@ namespace {
     if (!device_available(&why)) GTEST_SKIP() << "no usable GPU: " << why; \
   } while (0)
 
-// Every field a backend must reproduce.
-void expect_same(const MultibodyResult& gpu, const MultibodyResult& host) {
-  EXPECT_EQ(gpu.broad_pairs, host.broad_pairs);
-  EXPECT_EQ(gpu.candidates, host.candidates);
-  EXPECT_EQ(gpu.contacts, host.contacts);
-  ASSERT_EQ(gpu.pairs.size(), host.pairs.size());
-  for (std::size_t i = 0; i < host.pairs.size(); ++i) {
-    EXPECT_EQ(gpu.pairs[i].contacts, host.pairs[i].contacts);
-    EXPECT_EQ(gpu.pairs[i].stats.pair_tests, host.pairs[i].stats.pair_tests);
-    EXPECT_EQ(gpu.pairs[i].stats.axis_tests, host.pairs[i].stats.axis_tests);
-    EXPECT_EQ(gpu.pairs[i].stats.leaf_pairs, host.pairs[i].stats.leaf_pairs);
-  }
-  EXPECT_EQ(format_pairs(gpu), format_pairs(host));
-}
+void expect_same(const MultibodyResult& gpu, const MultibodyResult& host) { test::expect_same_result(gpu, host); }
 
 TEST(Gpu, GridBroadPhaseEqualsSortAndSweep) {
   REQUIRE_GPU();

@@ -132,20 +132,8 @@ TEST(Multibody, HostOnSeveralThreadsEqualsOneThread) {
         for (int threads : {2, 0}) {
           o.threads = threads;
           const MultibodyResult many = world.run(o);
-          EXPECT_EQ(many.broad_pairs, one.broad_pairs) << threads << " threads";
-          EXPECT_EQ(many.pair_tests, one.pair_tests) << threads << " threads";
-          EXPECT_EQ(many.candidates, one.candidates) << threads << " threads";
-          EXPECT_EQ(many.contacts, one.contacts) << threads << " threads";
-          ASSERT_EQ(many.pairs.size(), one.pairs.size()) << threads << " threads";
-          for (std::size_t i = 0; i < one.pairs.size(); ++i) {
-            EXPECT_EQ(many.pairs[i].first_object, one.pairs[i].first_object);
-            EXPECT_EQ(many.pairs[i].second_object, one.pairs[i].second_object);
-            EXPECT_EQ(many.pairs[i].contacts, one.pairs[i].contacts);
-            EXPECT_EQ(many.pairs[i].stats.pair_tests, one.pairs[i].stats.pair_tests);
-            EXPECT_EQ(many.pairs[i].stats.axis_tests, one.pairs[i].stats.axis_tests);
-            EXPECT_EQ(many.pairs[i].stats.leaf_pairs, one.pairs[i].stats.leaf_pairs);
-          }
-          EXPECT_EQ(format_pairs(many), format_pairs(one)) << threads << " threads";
+          SCOPED_TRACE(std::to_string(threads) + " threads");
+          test::expect_same_result(many, one);
         }
       }
 }
@@ -167,15 +155,7 @@ TEST(Multibody, TinyResultBufferReturnsEveryContact) {
       // One run more, with a buffer of exactly the counted candidates.
       EXPECT_EQ(tiny.launches, 2);
       EXPECT_EQ(tiny.final_capacity, full.candidates);
-      EXPECT_EQ(tiny.candidates, full.candidates);  // no candidate lost or duplicated
-      EXPECT_EQ(tiny.contacts, full.contacts);
-      ASSERT_EQ(tiny.pairs.size(), full.pairs.size());
-      for (std::size_t i = 0; i < full.pairs.size(); ++i) {
-        EXPECT_EQ(tiny.pairs[i].contacts, full.pairs[i].contacts);
-        EXPECT_EQ(tiny.pairs[i].stats.pair_tests, full.pairs[i].stats.pair_tests);
-        EXPECT_EQ(tiny.pairs[i].stats.leaf_pairs, full.pairs[i].stats.leaf_pairs);
-      }
-      EXPECT_EQ(format_pairs(tiny), format_pairs(full));
+      test::expect_same_result(tiny, full);  // no candidate lost or duplicated
     }
 }
 
