@@ -35,6 +35,30 @@
 namespace kdopcd::cli {
 namespace {
 
+// The engines of `kdop sim`, one entry each: the --engine word, the name the report prints, whether
+// it runs a verilated top (its bus models, stalls and FST waves), and whether it writes SystemC's
+// VCD (the model's signals, or the signal-level build's unit ports).
+enum class SimEngine { Model, Rtl, Both, SystemC };
+struct SimEngineInfo {
+  SimEngine id;
+  const char* word;
+  const char* name;
+  bool rtl_top;
+  bool systemc_vcd;
+};
+constexpr SimEngineInfo kSimEngines[] = {
+    {SimEngine::Model, "model", "model", false, true},
+    {SimEngine::Rtl, "rtl", "rtl top", true, false},
+    {SimEngine::Both, "both", "rtl top + model", true, false},
+    {SimEngine::SystemC, "systemc", "signal-level SystemC", false, true},
+};
+
+const SimEngineInfo& parse_sim_engine(const std::string& word) {
+  for (const SimEngineInfo& e : kSimEngines)
+    if (word == e.word) return e;
+  throw InputError("--engine must be model, rtl, both or systemc (got '" + word + "')");
+}
+
 struct SimArgs {
   std::string first, second, poses_file, pose_text, pairs_path, json_path;
   int k = 24;
@@ -226,8 +250,8 @@ struct EngineOptions {
   const CLI::Option *rtl_blocks, *stalls, *seed, *trace_depth, *trace, *tri_latency;
 };
 
-void check_engine_options(const SimArgs& args, const EngineOptions& o) {
-  const bool systemc = args.engine == "systemc", rtl = args.engine == "rtl" || args.engine == "both";
+void check_engine_options(const SimArgs& args, const SimEngineInfo& engine, const EngineOptions& o) {
+  const bool systemc = engine.id == SimEngine::SystemC, rtl = engine.rtl_top;
   if (o.rtl_blocks->count() > 0 && !systemc)
     throw InputError("--rtl-blocks needs --engine systemc (the units of the signal-level build to run as verilated RTL)");
   if (o.rtl_blocks->count() > 0 && args.rtl_blocks.empty())
@@ -293,10 +317,9 @@ std::string claim_trace(const std::string& trace, bool rtl) {
 }
 
 void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions& engine_options) {
-  if (args.engine != "model" && args.engine != "rtl" && args.engine != "both" && args.engine != "systemc")
-    throw InputError("--engine must be model, rtl, both or systemc (got '" + args.engine + "')");
-  const bool systemc = args.engine == "systemc";
-  check_engine_options(args, engine_options);
+  const SimEngineInfo& engine = parse_sim_engine(args.engine);
+  const bool systemc = engine.id == SimEngine::SystemC;
+  check_engine_options(args, engine, engine_options);
 #if KDOPCD_WITH_COSIM
   // A bad block name is an input error before any mesh is read.
   const std::string rtl_blocks = systemc ? cosim::parse_rtl_blocks(args.rtl_blocks).name() : std::string();
@@ -305,7 +328,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
 #endif
   // SystemC's VCD writer appends .vcd to the name it gets: the name must have it, so that the
   // file written is the file named.
-  if (!args.p.trace_path.empty() && (args.engine == "model" || systemc))
+  if (!args.p.trace_path.empty() && engine.systemc_vcd)
     require_extension(args.p.trace_path, ".vcd", "--trace", "SystemC's VCD writer");
   check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}, {"--trace", args.p.trace_path}},
                 {args.first, args.second, args.poses_file});
@@ -325,7 +348,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
     p.pipeline_latency = p.arch == model::Architecture::V2 ? model::kWideSatLatency
                                                            : model::rtl_pipeline_latency(p.fixed.b, p.fixed.c);
   const bool v2 = p.arch == model::Architecture::V2;
-  const bool use_rtl = args.engine == "rtl" || args.engine == "both";
+  const bool use_rtl = engine.rtl_top;
   if (!p.trace_path.empty() && use_rtl && !v2)
     throw InputError("--trace with --engine rtl: waves of the v2 top only (--arch v2)");
   {
@@ -345,10 +368,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
   const int n = p.axes <= 0 ? args.k : std::min(p.axes, args.k);
   fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
-  const std::string engine_name = args.engine == "model"     ? "model"
-                                  : args.engine == "rtl"     ? "rtl top"
-                                  : args.engine == "systemc" ? "signal-level SystemC (verilated blocks: " + rtl_blocks + ")"
-                                                             : "rtl top + model";
+  const std::string engine_name =
+      systemc ? std::string(engine.name) + " (verilated blocks: " + rtl_blocks + ")" : std::string(engine.name);
   if (v2) {
     const int lanes = p.sat_lanes > 0 ? std::min(p.sat_lanes, n) : n;
     fmt::print("{} (arch v2): k = {}, n = {}, rule = {}, b,c,z = {},{},{}, v = {}, {} SAT unit(s) x {} lanes, {} pairs in "
@@ -380,7 +401,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
   // The waves, claimed now that the inputs are read: the model's and the signal-level build's
   // VCD (SystemC), or the RTL's FST of the verilated v2 top, every clock of every pose.
   const std::string trace = claim_trace(p.trace_path, use_rtl);
-  p.trace_path = args.engine == "model" ? trace : std::string();  // the model's own VCD
+  p.trace_path = engine.id == SimEngine::Model ? trace : std::string();  // the model's own VCD
 #if KDOPCD_WITH_COSIM
   // Waves of the signal-level engine: its unit ports, every pose (docs/cosim.md).
   if (systemc && !trace.empty()) cosim::open_trace(trace, {cosim::parse_rtl_blocks(args.rtl_blocks)});
@@ -414,7 +435,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
   auto report_pose = [&](std::size_t i, const Pose& pose, const model::ModelResult& r) {
     const model::ModelStats& s = r.stats;
     std::string engines_line;
-    if (args.engine == "both") {
+    if (engine.id == SimEngine::Both) {
       // The verilated top and the SystemC model, query by query: contacts and every cycle.
       const model::ModelResult m = model::simulate(first_tree, second_tree, pose, p);
       // A started query takes at least one clock: zero means the top's host did not start it
@@ -507,7 +528,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
     json.add_pose(row);
   };
 
-  if (args.engine == "model") {
+  if (engine.id == SimEngine::Model) {
     // The model takes the poses as one streamed batch (v2 engines run several at once): the
     // cycles are the batch's as the accelerator ran it.
     const model::StreamTotals totals = model::simulate_stream(
@@ -548,7 +569,7 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
     throw OverflowError(fmt::format("the accelerator's {} overflowed ({} entries): contact sets are incomplete; raise "
                                     "--stack-depth",
                                     v2 ? "pending set" : "DOP-pair stack", p.stack_depth));
-  if (!all_equal) throw CheckFailed(args.engine == "both" ? "the engines differ (or differ from the reference)"
+  if (!all_equal) throw CheckFailed(engine.id == SimEngine::Both ? "the engines differ (or differ from the reference)"
                                                           : "the accelerator differs from the reference");
 }
 
