@@ -53,8 +53,8 @@ double geomean(const std::vector<double>& v) {
 int main(int argc, char** argv) {
   CLI::App app{"accel_bench: the modelled accelerator vs the reference's float query on one core"};
   std::string mesh_dir = "data/meshes";
-  std::vector<std::string> scene_args{"cow:cow", "elephant:hand", "mushroom:couplingdown", "armadillo:bunny00",
-                                      "ChineseDragon-10kv:turbine"};
+  std::vector<std::string> scene_args{"cow:cow", "elephant:hand", "mushroom:couplingdown", "bunny00:turbine",
+                                      "armadillo:ChineseDragon-10kv"};
   double batch_ms = 20;
   int batches = 5;
   std::string arch = "v2", csv_path;

@@ -67,8 +67,8 @@ struct Options {
   double batch_ms = 20;
   int batches = 5;
   int runs = 3;
-  std::vector<std::string> pairs{"cow:cow", "elephant:hand", "mushroom:couplingdown", "armadillo:bunny00",
-                                 "ChineseDragon-10kv:turbine"};
+  std::vector<std::string> pairs{"cow:cow", "elephant:hand", "mushroom:couplingdown", "bunny00:turbine",
+                                 "armadillo:ChineseDragon-10kv"};
   std::vector<int> cows{512, 4096, 32768};
   std::string large_mesh = "bunny00";
   int large_count = 256;
