@@ -38,31 +38,31 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # The name is what --modules takes (a top may appear twice with different parameters).
 # Adding a module is one line here.
 MODULES=(
-  "kdopcd_sat_lane|kdopcd_sat_lane|filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18 -set OWN_FIRST 1"
-  "kdopcd_sat_pipeline|kdopcd_sat_pipeline|filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18 -set MUL_W 18"
-  "kdopcd_tri_place|kdopcd_tri_place|top_filelist.f|-set V 24 -set M 24"
-  "kdopcd_sat_wide|kdopcd_sat_wide|filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18"
+  "kdopcd_sat_lane|kdopcd_sat_lane|common/sat_filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18 -set OWN_FIRST 1"
+  "kdopcd_sat_pipeline|kdopcd_sat_pipeline|common/sat_filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18 -set MUL_W 18"
+  "kdopcd_tri_place|kdopcd_tri_place|paper/filelist.f|-set V 24 -set M 24"
+  "kdopcd_sat_wide|kdopcd_sat_wide|common/sat_filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18"
   # A fifth field holds flags, comma-separated. "manual" keeps a module out of the default set: the exact triangle unit's
   # orientation and decision stages take Yosys 4 and 15 minutes (xc7), and the whole paper top
   # with that unit does not finish in Yosys 0.23 (docs/synthesis.md, "The triangle unit").
-  "kdopcd_tri_orient|kdopcd_tri_orient|top_filelist.f|-set V 24 -set M 24|manual"
-  "kdopcd_tri_decide|kdopcd_tri_decide|top_filelist.f||manual"
-  "kdopcd_top|kdopcd_top|top_filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18 -set V 24 -set M 24 -set W 64 -set ADDR_W 32|manual"
+  "kdopcd_tri_orient|kdopcd_tri_orient|paper/filelist.f|-set V 24 -set M 24|manual"
+  "kdopcd_tri_decide|kdopcd_tri_decide|paper/filelist.f||manual"
+  "kdopcd_top|kdopcd_top|paper/filelist.f|-set K 24 -set B 18 -set C 18 -set Z 18 -set V 24 -set M 24 -set W 64 -set ADDR_W 32|manual"
   # Modules whose filelist does not exist yet are skipped; these join the default set as soon as
   # their filelists are there (parameters at their defaults until set here). The v2 top is last,
   # so it is the design's top by default.
-  "kdopcd_tri_seq|kdopcd_tri_seq|tri_seq_filelist.f|"
+  "kdopcd_tri_seq|kdopcd_tri_seq|common/tri_seq_filelist.f|"
   # The v2 control blocks alone, at the top's parameters: their clock is the top's unless a
   # datapath is slower, and they take minutes instead of the whole top's hour.
-  "kdopcd_v2_engine|kdopcd_v2_engine|v2_filelist.f|-set NODE_AW 14 -set TRI_AW 13"
-  "kdopcd_v2_loader|kdopcd_v2_loader|v2_filelist.f|"
-  "kdopcd_v2_regs|kdopcd_v2_regs|v2_filelist.f|"
-  "kdopcd_v2_fetch|kdopcd_v2_fetch|v2_filelist.f|-set NODE_AW 14 -set TRI_AW 13"
+  "kdopcd_v2_engine|kdopcd_v2_engine|v2/filelist.f|-set NODE_AW 14 -set TRI_AW 13"
+  "kdopcd_v2_loader|kdopcd_v2_loader|v2/filelist.f|"
+  "kdopcd_v2_regs|kdopcd_v2_regs|v2/filelist.f|"
+  "kdopcd_v2_fetch|kdopcd_v2_fetch|v2/filelist.f|-set NODE_AW 14 -set TRI_AW 13"
   # The v2 top with tree RAMs of 2^14 nodes and 2^13 triangles per tree (cow/cow fits; the
   # verilated top has the contract's 2^18 / 2^17 for the largest test scenes).
   # It is synthesized hierarchically ("hier", see synth below): flattened before mapping it needs
   # more than 24 GB in Yosys 0.23's technology mapping (killed at 23.7 GB resident).
-  "kdopcd_v2_top|kdopcd_v2_top|v2_filelist.f|-set NODE_AW 14 -set TRI_AW 13|hier"
+  "kdopcd_v2_top|kdopcd_v2_top|v2/filelist.f|-set NODE_AW 14 -set TRI_AW 13|hier"
 )
 
 # ---------------------------------------------------------------- parts
@@ -202,8 +202,8 @@ fi
 results=()  # name|family|workprefix|status
 for m in "${selected[@]}"; do
   IFS='|' read -r name topm flist cp flag <<< "$m"
-  # the filelist's .sv lines, relative to rtl/ (comments and other lines skipped)
-  sources=$(sed -n 's#^\([A-Za-z0-9_].*\.sv\)$#'"$root"'/rtl/\1#p' "$root/rtl/$flist" | tr '\n' ' ')
+  # the filelist's .sv lines, relative to the list's folder (comments and other lines skipped)
+  sources=$(sed -n 's#^\([A-Za-z0-9_.].*\.sv\)$#'"$root/rtl/$(dirname "$flist")"'/\1#p' "$root/rtl/$flist" | tr '\n' ' ')
   for fam in $families; do
     tag="${name}.${fam}"
     status=ok

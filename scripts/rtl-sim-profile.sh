@@ -13,7 +13,7 @@ bench="$build/bench/rtl_sim_bench_prof"
 for tool in valgrind addr2line; do
   command -v $tool > /dev/null || { echo "rtl-sim-profile: $tool not found" >&2; exit 1; }
 done
-# The top's compiler (rtl/CMakeLists.txt: clang++ when found, wanted and not under the sanitizers).
+# The top's compiler (verilated/CMakeLists.txt: clang++ when found, wanted and not under the sanitizers).
 cache() { grep -m1 "^$1:" "$build/CMakeCache.txt" | cut -d= -f2- || true; }
 cxx=g++
 if [[ "$(cache KDOPCD_VERILATED_CLANG)" == ON && "$(cache KDOPCD_VERILATED_CXX)" == /* &&

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Synthesizes one lane of the v2 wide SAT unit (rtl/kdopcd_sat_lane.sv; the unit is K lanes and a
+# Synthesizes one lane of the v2 wide SAT unit (rtl/common/kdopcd_sat_lane.sv; the unit is K lanes and a
 # K-input OR / priority encoder) with Yosys synth_xilinx for 7-series, K = 24, b = c = z = 18, and
 # writes its resources into docs/synthesis.md (synth-lane:begin/end markers). Logic depth: Yosys
 # `ltp` with flip-flops and DSP48E1 cut, in cells (as scripts/synth-sat.sh). No place and route.
@@ -17,7 +17,7 @@ done
 mkdir -p "$out"
 start=$(date +%s)
 yosys -q -l "$out/lane.log" -p "
-  read_verilog -sv $root/rtl/kdopcd_sat_pkg.sv $root/rtl/kdopcd_sat_lane.sv;
+  read_verilog -sv $root/rtl/common/kdopcd_sat_pkg.sv $root/rtl/common/kdopcd_sat_lane.sv;
   chparam -set K 24 -set B 18 -set C 18 -set Z 18 -set OWN_FIRST 1 kdopcd_sat_lane;
   synth_xilinx -family xc7 -top kdopcd_sat_lane -noiopad -noclkbuf -flatten;
   tee -q -o $out/lane.stat.txt stat -tech xilinx;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Synthesizes the SAT pipeline (rtl/kdopcd_sat_pipeline.sv, sources in rtl/filelist.f) with
+# Synthesizes the SAT pipeline (rtl/common/kdopcd_sat_pipeline.sv, sources in rtl/common/sat_filelist.f) with
 # Yosys synth_xilinx for 7-series (xc7), K = 24 and MUL_W = 18, for (B,C,Z) = (18,18,18) and
 # (35,35,35), and writes the resource table into docs/synthesis.md (between the
 # synth-sat:begin/end markers). Logic depth: Yosys `ltp` on the mapped netlist with flip-flops,
@@ -23,7 +23,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 mkdir -p "$out"
-sources=$(sed -n 's#^\([A-Za-z0-9_].*\.sv\)$#'"$root"'/rtl/\1#p' "$root/rtl/filelist.f" | tr '\n' ' ')
+sources=$(sed -n 's#^\([A-Za-z0-9_.].*\.sv\)$#'"$root"'/rtl/common/\1#p' "$root/rtl/common/sat_filelist.f" | tr '\n' ' ')
 yosys_version=$(yosys -V | awk '{print $2}')
 
 rows=""

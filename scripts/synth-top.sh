@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Synthesizes the whole accelerator top (rtl/kdopcd_top.sv, sources in rtl/top_filelist.f; the
-# simulation checkers of rtl/sim/ are left out: Yosys defines SYNTHESIS) with Yosys synth_xilinx
+# Synthesizes the whole accelerator top (rtl/paper/kdopcd_top.sv, sources in rtl/paper/filelist.f; the
+# simulation checkers of rtl/verif/ are not in it) with Yosys synth_xilinx
 # for 7-series (xc7), K = 24, B = C = Z = 18, V = M = 24, W = 64, ADDR_W = 32, and writes the
 # resource table into docs/synthesis.md (between the synth-top:begin/end markers). Logic depth:
 # Yosys `ltp` on the mapped netlist with flip-flops, SRLs, DSP48E1 and block RAMs cut (the longest
@@ -29,7 +29,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 mkdir -p "$out"
-sources=$(sed -n 's#^\([A-Za-z0-9_].*\.sv\)$#'"$root"'/rtl/\1#p' "$root/rtl/top_filelist.f" | tr '\n' ' ')
+sources=$(sed -n 's#^\([A-Za-z0-9_.].*\.sv\)$#'"$root"'/rtl/paper/\1#p' "$root/rtl/paper/filelist.f" | tr '\n' ' ')
 yosys_version=$(yosys -V | awk '{print $2}')
 params="-set K 24 -set B 18 -set C 18 -set Z 18 -set V 24 -set M 24 -set W 64 -set ADDR_W 32"
 
@@ -73,7 +73,7 @@ synth() {
 
 # The triangle unit as a black box: its port list only (read_verilog -lib), not its submodules.
 no_tri=$(for f in $sources; do case $f in */kdopcd_tri_*) ;; *) printf '%s ' "$f" ;; esac; done)
-synth top_without_tri kdopcd_top "$params" "read_verilog -sv $no_tri; read_verilog -lib -sv $root/rtl/kdopcd_tri_unit.sv;" 3600
+synth top_without_tri kdopcd_top "$params" "read_verilog -sv $no_tri; read_verilog -lib -sv $root/rtl/common/kdopcd_tri_unit.sv;" 3600
 if [[ $do_tri == 1 ]]; then
   synth tri_unit kdopcd_tri_unit "-set V 24 -set M 24 -set LAT 16" "read_verilog -sv $sources;" "$tri_timeout"
 fi

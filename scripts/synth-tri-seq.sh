@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Synthesizes the time-multiplexed triangle unit (rtl/kdopcd_tri_seq.sv, sources in
-# rtl/tri_seq_filelist.f) with Yosys synth_xilinx and prints LUTs, FFs, DSPs, carry cells and the
+# Synthesizes the time-multiplexed triangle unit (rtl/common/kdopcd_tri_seq.sv, sources in
+# rtl/common/tri_seq_filelist.f) with Yosys synth_xilinx and prints LUTs, FFs, DSPs, carry cells and the
 # worst logic depth. Logic depth: Yosys `ltp` with flip-flops, SRLs and DSPs cut, in cells (as
 # scripts/synth-lane.sh). No place and route. LAT defaults to the unit's minimum at that II
 # (read from the unit's own $error message).
@@ -26,7 +26,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "usage: $0 [--ii N] [--lat N] [--family xc7|xcup] [--v N] [--m N] [--no-decide] [--out DIR] [--timeout SECONDS]" >&2; exit 2 ;;
   esac
 done
-srcs=$(grep -v '^//' "$root/rtl/tri_seq_filelist.f" | sed "s|^|$root/rtl/|" | tr '\n' ' ')
+srcs=$(grep -v '^//' "$root/rtl/common/tri_seq_filelist.f" | sed "s|^|$root/rtl/common/|" | tr '\n' ' ')
 if [[ -z $lat ]]; then
   # shellcheck disable=SC2086
   lat=$(verilator --lint-only -Wno-fatal $srcs --top-module kdopcd_tri_seq -GII="$ii" -GV="$v" -GM="$m" -GLAT=1 2>&1 |
@@ -42,7 +42,7 @@ tag="tri_seq_${family}_ii${ii}_v${v}m${m}"
 read_srcs="read_verilog -sv -D SYNTHESIS $srcs"
 if [[ $decide == 0 ]]; then
   tag="${tag}_nodecide"
-  read_srcs="read_verilog -sv -D SYNTHESIS -lib $root/rtl/kdopcd_tri_decide.sv;
+  read_srcs="read_verilog -sv -D SYNTHESIS -lib $root/rtl/common/kdopcd_tri_decide.sv;
   read_verilog -sv -D SYNTHESIS ${srcs//$root\/rtl\/kdopcd_tri_decide.sv/}"
 fi
 start=$(date +%s)

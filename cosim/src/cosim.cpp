@@ -12,6 +12,7 @@
 #include "kdopcd/library_output.hpp"
 #include "kdopcd/query_setup.hpp"
 #include "kdopcd/sat_fixed.hpp"
+#include "kdopcd_model/counter_stats.hpp"
 #include "kdopcd/tree_image.hpp"
 #include "kdopcd/tri_fixed.hpp"
 #include "kdopcd_cosim/cosim.hpp"
@@ -276,30 +277,14 @@ std::vector<CosimRun> simulate(const DopTree& first, const DopTree& second, cons
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  using Cnt = c2::Counter;
   for (std::size_t i = 0; i < tops.size(); ++i) {
     const CosimTop& t = *tops[i];
     CosimRun& r = runs[i];
     const auto counters = t.counters();
-    auto cnt = [&](Cnt c) { return counters[std::size_t(c)]; };
     for (std::uint64_t beat : t.stream()) r.result.contacts.push_back({std::uint32_t(beat), std::uint32_t(beat >> 32)});
     std::sort(r.result.contacts.begin(), r.result.contacts.end());
     model::ModelStats& st = r.result.stats;
-    st.cycles = cnt(Cnt::kCycles);
-    st.pair_tests = cnt(Cnt::kPairTests);
-    st.axis_tests = cnt(Cnt::kAxisTests);
-    st.axis_tests_issued = cnt(Cnt::kSatIssues) * std::uint64_t(c2::kK);
-    st.axis_tests_cancelled = st.axis_tests_issued - st.axis_tests;
-    st.leaf_pairs = cnt(Cnt::kLeafPairs);
-    st.triangle_tests = cnt(Cnt::kTriangleTests);
-    st.contacts = cnt(Cnt::kContacts);
-    st.max_stack_depth = std::uint32_t(cnt(Cnt::kMaxPending));
-    st.stall_cycles = cnt(Cnt::kStallCycles);
-    st.triangle_stall_cycles = cnt(Cnt::kTriangleStallCycles);
-    st.max_triangle_queue = std::uint32_t(cnt(Cnt::kMaxTriangleQueue));
-    st.max_contact_queue = std::uint32_t(cnt(Cnt::kMaxContactQueue));
-    st.pipeline_utilization = st.cycles ? double(cnt(Cnt::kSatIssues)) / double(st.cycles) : 0.0;
-    st.pipeline_latency = c2::kSatLat;
+    st = model::stats_from_counters(counters, c2::kK);
     st.stack_overflow = t.overflow();
     st.sim_seconds = secs;  // lockstep: the tops share the host time
     r.trace = t.trace();

@@ -1,6 +1,8 @@
 // The signal-level v2 engine without its units and RAMs (engine_ctrl.hpp). The names follow
-// rtl/kdopcd_v2_engine.sv, so that a difference is found by reading both side by side.
+// rtl/v2/kdopcd_v2_engine.sv, so that a difference is found by reading both side by side.
 #include "engine_ctrl.hpp"
+
+#include "kdopcd_contract/formats.hpp"
 
 namespace kdopcd::cosim {
 
@@ -71,8 +73,8 @@ void EngineCtrl::on_clock() {
   const std::uint32_t rule = rule_i.read();
   if (leaf_f) split_first = false;
   else if (leaf_s) split_first = true;
-  else if (rule == std::uint32_t(DescentRule::First)) split_first = true;
-  else if (rule == std::uint32_t(DescentRule::Second)) split_first = false;
+  else if (rule == std::uint32_t(contract::format::DescentRule::kFirst)) split_first = true;
+  else if (rule == std::uint32_t(contract::format::DescentRule::kSecond)) split_first = false;
   else split_first = vm.pair.depth_f <= vm.pair.depth_s;
   Pair push_first = vm.pair, push_second = vm.pair;  // right child first, the left one on top
   if (split_first) {

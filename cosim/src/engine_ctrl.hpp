@@ -1,5 +1,5 @@
 #pragma once
-// The v2 engine without its units and RAMs (the `ctrl` block, rtl/kdopcd_v2_engine.sv) at signal
+// The v2 engine without its units and RAMs (the `ctrl` block, rtl/v2/kdopcd_v2_engine.sv) at signal
 // level: pair scheduler with the pending set, the verdict logic, the triangle queue, the contact
 // queue and the counters, with the RTL module's ports. It addresses the tree RAMs of the fetch
 // block (fetch_model.hpp) and starts the SAT and triangle units in the clock in which the fetch

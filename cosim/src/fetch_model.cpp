@@ -1,5 +1,5 @@
-// The fetch block at signal level (fetch_model.hpp); names as in rtl/kdopcd_v2_fetch.sv and
-// rtl/kdopcd_v2_ram.sv.
+// The fetch block at signal level (fetch_model.hpp); names as in rtl/v2/kdopcd_v2_fetch.sv and
+// rtl/v2/kdopcd_v2_ram.sv.
 #include "fetch_model.hpp"
 
 namespace kdopcd::cosim {

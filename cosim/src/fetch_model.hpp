@@ -1,5 +1,5 @@
 #pragma once
-// The fetch block at signal level (rtl/kdopcd_v2_fetch.sv): the node and triangle RAMs of both
+// The fetch block at signal level (rtl/v2/kdopcd_v2_fetch.sv): the node and triangle RAMs of both
 // trees with the RTL's write ports (the host loads them as the RTL top's loader does) and read
 // ports of latency RAM_LAT: the addresses of clock t are registered at the end of t, the records
 // come out of the output registers in t + RAM_LAT, split for their users (link words to the

@@ -1,5 +1,5 @@
 // The whole verilated v2 top behind a SystemC bus host (rtl_top.hpp). The register sequence is
-// the --cc driver's (rtl/driver/include/kdopcd_driver/v2_query_driver.hpp), clocked by SystemC.
+// the --cc driver's (driver/include/kdopcd_driver/v2_query_driver.hpp), clocked by SystemC.
 #include "rtl_top.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include "Vkdopcd_v2_top_sc.h"
 #include "Vkdopcd_v2_top_sc___024root.h"
 #include "kdopcd_driver/register_map.hpp"
+#include "kdopcd_driver/v2_host.hpp"
 
 namespace kdopcd::cosim {
 
@@ -169,6 +170,14 @@ void RtlTop::clear_and_wait_idle() {
 }
 
 void RtlTop::host() {
+  // The driver's register sequences (kdopcd_driver/v2_host.hpp) on this thread's bus cycles.
+  struct Lite {
+    RtlTop& top;
+    void write(std::uint32_t addr, std::uint32_t data) { top.lite_write(addr, data); }
+    void write64(std::uint32_t addr, std::uint64_t data) { top.lite_write64(addr, data); }
+    std::uint32_t read(std::uint32_t addr) { return top.lite_read(addr); }
+    std::uint64_t read64(std::uint32_t addr) { return top.lite_read64(addr); }
+  } lite{*this};
   rst_n_.write(false);
   tready_.write(true);  // the stream is never back-pressured (as the model's contact queue)
   tick();
@@ -183,15 +192,16 @@ void RtlTop::host() {
       mem_.assign(base_b + b.size(), 0);
       std::copy(a.begin(), a.end(), mem_.begin() + std::ptrdiff_t(kImageBase));
       std::copy(b.begin(), b.end(), mem_.begin() + std::ptrdiff_t(base_b));
-      lite_write64(reg2::kANodeBase, kImageBase + load_f_->node_section_offset());
-      lite_write64(reg2::kATriBase, kImageBase + load_f_->triangle_section_offset());
-      lite_write64(reg2::kBNodeBase, base_b + load_s_->node_section_offset());
-      lite_write64(reg2::kBTriBase, base_b + load_s_->triangle_section_offset());
-      lite_write(reg2::kANodes, std::uint32_t(load_f_->nodes.size()));
-      lite_write(reg2::kATris, std::uint32_t(load_f_->triangles.size()));
-      lite_write(reg2::kBNodes, std::uint32_t(load_s_->nodes.size()));
-      lite_write(reg2::kBTris, std::uint32_t(load_s_->triangles.size()));
-      lite_write(reg2::kControl, reg2::kLoad);
+      driver::v2::LoadProgram l;
+      l.a_nodes_at = kImageBase + load_f_->node_section_offset();
+      l.a_tris_at = kImageBase + load_f_->triangle_section_offset();
+      l.b_nodes_at = base_b + load_s_->node_section_offset();
+      l.b_tris_at = base_b + load_s_->triangle_section_offset();
+      l.a_nodes = std::uint32_t(load_f_->nodes.size());
+      l.a_tris = std::uint32_t(load_f_->triangles.size());
+      l.b_nodes = std::uint32_t(load_s_->nodes.size());
+      l.b_tris = std::uint32_t(load_s_->triangles.size());
+      driver::v2::program_load(lite, l);
       const std::uint32_t st = wait_done();
       if (!(st & reg2::kStatusLoaded)) SC_REPORT_FATAL("cosim", "LOAD of the verilated top ended without LOADED");
       clear_and_wait_idle();
@@ -199,25 +209,19 @@ void RtlTop::host() {
       loaded_generation_ = loading_generation_;
       sc_core::sc_pause();  // the driver times the queries, not the load
     }
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        lite_write(reg2::kRot + 4 * std::uint32_t(3 * i + j), std::uint32_t(q_.M[std::size_t(i)][std::size_t(j)]));
-    for (int i = 0; i < 3; ++i) lite_write64(reg2::kTrans + 8 * std::uint32_t(i), std::uint64_t(q_.T[std::size_t(i)]));
-    for (std::size_t a = 0; a < q_.axes.size(); ++a) {
-      const std::vector<std::uint32_t> words =
-          driver::pack_axis_entry(q_.axes[a], c2::kK, FixedParams{c2::kB, c2::kC, c2::kZ});
-      for (std::size_t w = 0; w < words.size(); ++w)
-        lite_write(reg2::kAxisTable + reg2::kAxisEntryBytes * std::uint32_t(a) + 4 * std::uint32_t(w), words[w]);
-    }
-    lite_write(reg2::kQuery, (q_.rule & 3) << 8);
-    lite_write(reg2::kPendingLimit, q_.pending_limit & 0xFFFFFF);
+    driver::v2::QueryProgram program;
+    program.M = &q_.M;
+    program.T = &q_.T;
+    program.axes = &q_.axes;
+    program.rule = DescentRule(q_.rule);
+    program.pending_limit = q_.pending_limit;
+    driver::v2::program_query(lite, program);
     recording_ = true;
     lite_write(reg2::kControl, reg2::kStart);
     const std::uint32_t st = wait_done();
     recording_ = false;
     overflow_ = (st & reg2::kStatusOverflow) != 0;
-    for (int i = 0; i < c2::kNumCounters; ++i)
-      counters_[std::size_t(i)] = lite_read64(reg2::kCounters + 8 * std::uint32_t(i));
+    counters_ = driver::v2::read_counters(lite);
     clear_and_wait_idle();
     finished_ = true;
     sc_core::sc_pause();  // back to the driver now

@@ -1,5 +1,5 @@
 #pragma once
-// The whole verilated v2 top (rtl/kdopcd_v2_top.sv, Verilator --sc: register file, loader, fetch,
+// The whole verilated v2 top (rtl/v2/kdopcd_v2_top.sv, Verilator --sc: register file, loader, fetch,
 // ctrl, SAT and triangle units) as one sc_module, `--rtl-blocks top`, driven by a SystemC bus
 // host: an AXI4-Lite master for the registers, an AXI4 read slave holding the encoded tree
 // images for LOAD, and the contact stream's sink. It runs the same queries as the signal-level

@@ -1,5 +1,5 @@
 #pragma once
-// The wide SAT unit at signal level: the ports of rtl/kdopcd_sat_wide.sv (same names, widths and
+// The wide SAT unit at signal level: the ports of rtl/common/kdopcd_sat_wide.sv (same names, widths and
 // the C++ types Verilator --sc gives them, ports.hpp), so the verilated RTL unit binds where this
 // one does. One lane per axis of the table; A is the second object's node, B the first's.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The time-multiplexed triangle unit at signal level: the ports of rtl/kdopcd_tri_seq.sv (same
+// The time-multiplexed triangle unit at signal level: the ports of rtl/common/kdopcd_tri_seq.sv (same
 // names, widths, and Verilator --sc types), so the verilated RTL unit binds where this one does.
 // The verdict is the reference's: fixed_triangles_intersect on the first triangle's stored
 // vertices lifted by m bits and the second's placed by M', T' (lift_first_vertex,

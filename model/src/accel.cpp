@@ -21,6 +21,7 @@
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/tree_image.hpp"
 #include "kdopcd/tri_fixed.hpp"
+#include "kdopcd_contract/accelerator_paper.hpp"
 #include "kdopcd_model/model.hpp"
 #include "paper_core.hpp"
 #include "v2_accelerator.hpp"
@@ -30,14 +31,7 @@ int sc_main(int, char**) { return 0; }
 
 namespace kdopcd::model {
 
-int rtl_pipeline_latency(int b, int c, int mul_w) {
-  const int na = (b + 1 + mul_w - 2) / (mul_w - 1);
-  const int np = (c + mul_w - 2) / (mul_w - 1);
-  const int terms = 6 * na * np + 7;
-  int lv = 0;
-  while ((1 << lv) < terms) ++lv;
-  return lv + 3;
-}
+int rtl_pipeline_latency(int b, int c, int mul_w) { return contract::paper::sat_lat(b, c, mul_w); }
 
 TraversalStats ModelResult::traversal() const {
   TraversalStats t;

@@ -1,7 +1,7 @@
 #pragma once
 // The paper's configuration (one DOP pair at a time, P one-axis SAT pipelines with early exit,
 // both trees in external 64-bit memory behind GetData's next-pair buffer). This core is the
-// timing contract the RTL top (rtl/kdopcd_top.sv) is cycle-exact with; docs/model.md describes
+// timing contract the RTL top (rtl/paper/kdopcd_top.sv) is cycle-exact with; docs/model.md describes
 // every step of tick().
 #include <cstdint>
 #include <vector>

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <deque>
 
+#include "kdopcd_contract/accelerator_paper.hpp"
+
 namespace kdopcd::model {
 
 class SatPipelines {
  public:
-  explicit SatPipelines(int latency = 8) : latency_(latency) {}
+  explicit SatPipelines(int latency = contract::paper::kSatLat) : latency_(latency) {}
   int latency() const { return latency_; }
   bool empty() const { return pipe_.empty(); }
 

@@ -15,6 +15,7 @@
 #include "contact_queue.hpp"
 #include "image_memory.hpp"
 #include "kdopcd/tri_fixed.hpp"
+#include "kdopcd_contract/accelerator_paper.hpp"
 
 namespace kdopcd::model {
 
@@ -26,7 +27,7 @@ struct TriangleJob {
 };
 
 struct TriangleUnitConfig {
-  int latency = 16;              // start -> verdict
+  int latency = contract::paper::kTriLat;  // start -> verdict (the paper unit; v2 sets its own)
   int ii = 1;                    // clocks between starts
   std::size_t job_capacity = 0;  // leaf-pair queue entries; 0 = unbounded (paper configuration)
 };

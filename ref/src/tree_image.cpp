@@ -1,5 +1,7 @@
 #include "kdopcd/tree_image.hpp"
 
+#include "kdopcd_contract/formats.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,7 +25,6 @@ constexpr std::size_t kOffMagic = 0, kOffVersion = 8, kOffHeaderBytes = 12, kOff
                       kOffNodeCount = 48, kOffTriangleCount = 52, kOffMaxDepth = 56, kOffRoot = 60,
                       kOffScale = 64, kOffNodeOffset = 72, kOffTriangleOffset = 80, kOffNodeStride = 88,
                       kOffTriangleStride = 92, kOffNodeBeats = 96, kOffTriangleBeats = 100, kOffCentre = 104;
-constexpr std::uint64_t kLeafFlag = std::uint64_t(1) << 63;
 constexpr std::uint64_t kMaxIndex = (std::uint64_t(1) << 31) - 1;  // node and triangle indices < 2^31
 
 std::uint64_t low_mask(int n) { return n >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1; }
@@ -274,9 +275,11 @@ std::vector<std::uint8_t> encode(const TreeImage& im) {
   for (std::size_t i = 0; i < im.nodes.size(); ++i) {
     const ImageNode& node = im.nodes[i];
     std::uint8_t* rec = out.data() + im.node_address(i);
-    const std::uint64_t link = node.is_leaf ? kLeafFlag | std::uint64_t(node.triangle)
-                                            : std::uint64_t(node.left) | (std::uint64_t(node.right) << 32);
-    put_bits(rec, 0, link, 64);
+    contract::format::Link link;  // the LINK word of contract/formats.json
+    link.leaf = node.is_leaf ? 1 : 0;
+    link.left = std::uint64_t(node.is_leaf ? node.triangle : node.left);
+    link.right = node.is_leaf ? 0 : std::uint64_t(node.right);
+    put_bits(rec, 0, contract::format::pack(link), 64);
     for (int c = 0; c < im.k; ++c)
       put_bits(rec, kTreeImageLinkBits + std::uint64_t(c) * (im.b + 2), std::uint64_t(node.coeffs[c]), im.b + 2);
   }
@@ -372,10 +375,10 @@ TreeImage decode(std::span<const std::uint8_t> bytes, const std::string& name) {
   im.nodes.resize(node_count);
   for (std::size_t i = 0; i < node_count; ++i) {
     const std::uint8_t* rec = bytes.data() + kTreeImageHeaderBytes + i * node_stride;
-    const std::uint64_t link = get_bits(rec, 0, 64);
+    const contract::format::Link link = contract::format::unpack_link(get_bits(rec, 0, 64));
     ImageNode& node = im.nodes[i];
-    node.is_leaf = (link & kLeafFlag) != 0;
-    const std::uint64_t low = link & 0xffffffffULL, high = (link >> 32) & 0x7fffffffULL;
+    node.is_leaf = link.leaf != 0;
+    const std::uint64_t low = link.left, high = link.right;
     if (node.is_leaf) {
       if (high != 0) throw InputError(fmt::format("{}: leaf node {} has non-zero link bits 32..62", name, i));
       if (low >= triangle_count)

@@ -18,6 +18,7 @@
 #include "kdopcd/library_output.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/sat_fixed.hpp"
+#include "kdopcd_model/counter_stats.hpp"
 #include "kdopcd_model/model.hpp"
 #include "kdopcd_model/resources.hpp"
 #include "kdopcd/tree_image.hpp"
@@ -76,7 +77,7 @@ struct SimArgs {
   model::ModelParams p;
 };
 
-// The verilated top (rtl/kdopcd_top.sv, docs/accelerator.md) in place of the SystemC model: its
+// The verilated top (rtl/paper/kdopcd_top.sv, docs/accelerator.md) in place of the SystemC model: its
 // counters in the model's result, so that both engines share the report. The top exists in one
 // configuration; any option it cannot honour is an input error naming that option.
 model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, const DopTree& second,
@@ -112,22 +113,7 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
   model::ModelResult m;
   m.contacts = r.contacts;
   model::ModelStats& s = m.stats;
-  const rtl::TopCounters& c = r.counters;
-  s.cycles = c.cycles;
-  s.pair_tests = c.pair_tests;
-  s.axis_tests = c.axis_effective;
-  s.axis_tests_issued = c.axis_issued;
-  s.axis_tests_cancelled = c.axis_cancelled;
-  s.axis_tests_continued = c.axis_continued;
-  s.leaf_pairs = c.leaf_pairs;
-  s.triangle_tests = c.tri_tests;
-  s.contacts = c.contacts;
-  s.max_stack_depth = std::uint32_t(c.max_stack);
-  s.mem_beats = c.mem_beats;
-  s.mem_beats_wasted = c.wasted_beats;
-  s.stall_cycles = c.stall_cycles;
-  s.pipeline_utilization = c.cycles ? double(c.axis_issued) / double(c.cycles) : 0.0;
-  s.pipeline_latency = cfg.sat_latency;
+  s = model::stats_from_counters(r.counters.raw, cfg.sat_latency);
   s.stack_overflow = r.stack_overflow;
   s.sim_seconds = r.sim_seconds;
   if (r.bus_error) throw std::runtime_error("--engine rtl: the top reported an AXI read error");
@@ -139,13 +125,12 @@ model::ModelResult simulate_rtl_top(const SimArgs& args, const DopTree& first, c
 #endif
 }
 
-// The verilated v2 top (rtl/kdopcd_v2_top.sv, docs/accelerator-v2.md) in place of the model. It
+// The verilated v2 top (rtl/v2/kdopcd_v2_top.sv, docs/accelerator-v2.md) in place of the model. It
 // is verilated with the accelerator contract's parameters (contract/accelerator_v2.json), which are
 // also v2_params()'s: an option that leaves them is an input error naming that option.
 model::ModelResult simulate_rtl_v2_top(const SimArgs& args, const DopTree& first, const DopTree& second,
                                        const Pose& pose) {
 #if KDOPCD_WITH_RTL_V2
-  namespace c2 = contract::v2;
   const model::ModelParams& p = args.p;
   model::require_v2_params(p, args.k, "--engine rtl: the verilated v2 top");
   rtl::V2TopParams t;
@@ -160,22 +145,7 @@ model::ModelResult simulate_rtl_v2_top(const SimArgs& args, const DopTree& first
   model::ModelResult m;
   m.contacts = r.contacts;
   model::ModelStats& s = m.stats;
-  using Cnt = c2::Counter;
-  s.cycles = r.counter(Cnt::kCycles);
-  s.pair_tests = r.counter(Cnt::kPairTests);
-  s.axis_tests = r.counter(Cnt::kAxisTests);
-  s.axis_tests_issued = r.counter(Cnt::kSatIssues) * std::uint64_t(args.k);
-  s.axis_tests_cancelled = s.axis_tests_issued - s.axis_tests;
-  s.leaf_pairs = r.counter(Cnt::kLeafPairs);
-  s.triangle_tests = r.counter(Cnt::kTriangleTests);
-  s.contacts = r.counter(Cnt::kContacts);
-  s.max_stack_depth = std::uint32_t(r.counter(Cnt::kMaxPending));
-  s.stall_cycles = r.counter(Cnt::kStallCycles);
-  s.triangle_stall_cycles = r.counter(Cnt::kTriangleStallCycles);
-  s.max_triangle_queue = std::uint32_t(r.counter(Cnt::kMaxTriangleQueue));
-  s.max_contact_queue = std::uint32_t(r.counter(Cnt::kMaxContactQueue));
-  s.pipeline_utilization = s.cycles ? double(r.counter(Cnt::kSatIssues)) / double(s.cycles) : 0.0;
-  s.pipeline_latency = c2::kSatLat;
+  s = model::stats_from_counters(r.counters, args.k);
   s.stack_overflow = r.overflow;
   s.sim_seconds = r.sim_seconds;
   return m;

@@ -1,4 +1,4 @@
-// kdopcd_rtl_engine (rtl/include/kdopcd/rtl_engine.hpp): the Verilated pipeline behind
+// kdopcd_rtl_engine (verilated/include/kdopcd/rtl_engine.hpp): the Verilated pipeline behind
 // `kdop sat-eval --engine rtl` prints exactly the reference's sat-eval lines.
 #include <gtest/gtest.h>
 

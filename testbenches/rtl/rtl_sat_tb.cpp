@@ -1,4 +1,4 @@
-// Verilator (--cc) testbench of the SAT pipeline rtl/kdopcd_sat_pipeline.sv
+// Verilator (--cc) testbench of the SAT pipeline rtl/common/kdopcd_sat_pipeline.sv
 // (docs/rtl-sat-pipeline.md).
 //
 //   rtl_sat_tb --vectors FILE            prints "diff1 diff2 verdict" per vector: the same lines
@@ -558,7 +558,7 @@ int vectors_mode(const Options& opt) {
 
 int main(int argc, char** argv) {
   Verilated::commandArgs(1, argv);  // no +verilator args are used
-  CLI::App app{"Verilator testbench of the SAT pipeline (rtl/kdopcd_sat_pipeline.sv)"};
+  CLI::App app{"Verilator testbench of the SAT pipeline (rtl/common/kdopcd_sat_pipeline.sv)"};
   Options opt;
   auto* vec = app.add_option("--vectors", opt.vectors, "vector file: print 'diff1 diff2 verdict' per vector");
   auto* rnd = app.add_option("--random", opt.random, "edge vectors + N random vectors against the reference");

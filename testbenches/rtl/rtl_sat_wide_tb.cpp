@@ -188,7 +188,7 @@ TEST(RtlSatWide, LaneOwnSecondBitExactOnRandomAndEdgeOperands) {
 // 24, 26, 13 directions per slot (unused ones 0), entry (slot*13 + i)*3 + m counted from the
 // least significant byte of the literal (the SystemVerilog concatenation lists it last).
 TEST(RtlSatWide, OwnTripleTableEqualsReference) {
-  std::ifstream in(std::string(KDOPCD_RTL_DIR) + "/kdopcd_sat_pkg.sv");
+  std::ifstream in(std::string(KDOPCD_RTL_DIR) + "/common/kdopcd_sat_pkg.sv");
   ASSERT_TRUE(in) << "cannot read kdopcd_sat_pkg.sv";
   std::stringstream text;
   text << in.rdbuf();

@@ -1,4 +1,4 @@
-// Self-test of the simulation-only bus checkers (rtl/sim/*.sv, verilated with --assert): a legal
+// Self-test of the simulation-only bus checkers (rtl/verif/*.sv, verilated with --assert): a legal
 // sequence leaves them silent, and each violation kind fires its own assertion. Verilator prints
 // "%Error: <file>:<line>: Assertion failed in TOP.<module>.<label>: <message>" on stdout; with
 // VerilatedContext::fatalOnError(false) the run goes on and gotError() turns true. The test

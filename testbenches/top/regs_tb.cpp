@@ -1,4 +1,4 @@
-// Unit test of the register file (rtl/kdopcd_regs.sv) alone, verilated with the top's parameters
+// Unit test of the register file (rtl/paper/kdopcd_regs.sv) alone, verilated with the top's parameters
 // (K=24 B=C=Z=18 V=M=24 W=64 ADDR_W=32; STACK_DEPTH=1024 TRI_LAT=16 SAT_LAT=8 NCNT=13 defaults),
 // driven through the harness's AxiLiteMaster, with the AXI-Lite checker watching the slave port.
 #include <gtest/gtest.h>
@@ -88,12 +88,12 @@ TEST_P(Regs, ReadOnlyRegisters) {
   AxiLiteMaster& bus = h->lite;
   EXPECT_EQ(bus.read(reg::kId), 0x4B440601u);
   EXPECT_EQ(bus.read(reg::kConfig0), std::uint32_t(kK | kB << 8 | kC << 16 | kZ << 24));
-  EXPECT_EQ(bus.read(reg::kConfig1), std::uint32_t(kV | kM << 8 | (kW / 8) << 16 | 8 << 24));
-  EXPECT_EQ(bus.read(reg::kConfig2), std::uint32_t(1024 | 16 << 24));
+  EXPECT_EQ(bus.read(reg::kConfig1), std::uint32_t(kV | kM << 8 | (kW / 8) << 16 | paper::kSatLat << 24));
+  EXPECT_EQ(bus.read(reg::kConfig2), std::uint32_t(paper::kStackDepth | paper::kTriLat << 24));
   // Writes to read-only registers change nothing.
   for (std::uint32_t a : {reg::kId, reg::kConfig0, reg::kConfig1, reg::kConfig2, reg::kStatus}) bus.write(a, 0xFFFFFFFF);
   EXPECT_EQ(bus.read(reg::kId), 0x4B440601u);
-  EXPECT_EQ(bus.read(reg::kConfig2), std::uint32_t(1024 | 16 << 24));
+  EXPECT_EQ(bus.read(reg::kConfig2), std::uint32_t(paper::kStackDepth | paper::kTriLat << 24));
   // STATUS follows the controller inputs.
   for (int v = 0; v < 32; ++v) {
     dut.regs.busy_i = v & 1;
@@ -104,13 +104,13 @@ TEST_P(Regs, ReadOnlyRegisters) {
     EXPECT_EQ(bus.read(reg::kStatus), std::uint32_t(v));
   }
   // Counters: lo word at 0x080 + 8 i, hi word at + 4.
-  std::vector<std::uint64_t> cnt(reg::kNumCounters);
-  for (int i = 0; i < reg::kNumCounters; ++i) {
+  std::vector<std::uint64_t> cnt(paper::kNumCounters);
+  for (int i = 0; i < paper::kNumCounters; ++i) {
     cnt[std::size_t(i)] = rng();
     dut.regs.counters_i[2 * i] = std::uint32_t(cnt[std::size_t(i)]);
     dut.regs.counters_i[2 * i + 1] = std::uint32_t(cnt[std::size_t(i)] >> 32);
   }
-  for (int i = 0; i < reg::kNumCounters; ++i)
+  for (int i = 0; i < paper::kNumCounters; ++i)
     EXPECT_EQ(bus.read64(reg::kCounters + 8 * std::uint32_t(i)), cnt[std::size_t(i)]) << "counter " << i;
 }
 
@@ -270,7 +270,7 @@ TEST_P(Regs, UnmappedReadsReturnZero) {
   AxiLiteMaster& bus = h->lite;
   // Fill every writable register first, so a decoding slip would show.
   for (std::uint32_t a = reg::kQuery; a < reg::kCounters; a += 4) bus.write(a, 0xFFFFFFFF);
-  for (int i = 0; i < reg::kNumCounters * 2; ++i) dut.regs.counters_i[i] = 0xFFFFFFFF;
+  for (int i = 0; i < paper::kNumCounters * 2; ++i) dut.regs.counters_i[i] = 0xFFFFFFFF;
   for (std::uint32_t a : {0x07Cu, 0x0E8u, 0x0ECu, 0x100u, 0x200u, 0x3FCu, 0x400u, 0x404u, 0x9FCu, 0xA00u, 0xFFCu})
     EXPECT_EQ(bus.read(a), 0u) << "address 0x" << std::hex << a;
   EXPECT_EQ(bus.read(0x0E4), 0xFFFFFFFFu);  // the last counter's hi word is mapped

@@ -1,8 +1,8 @@
-// The verilated accelerator top (rtl/kdopcd_top.sv) against the reference and the SystemC model
+// The verilated accelerator top (rtl/paper/kdopcd_top.sv) against the reference and the SystemC model
 // (docs/accelerator.md): per query, the contact set equals collide(..., Fixed); with the
 // bus models stall-free, the cycle count and every counter equal the model's exactly; with random
 // stalls and back-pressure on every handshake the contact set and the traversal are unchanged; a
-// tiny stack raises the overflow flag. The AXI protocol assertions (rtl/sim/) run in every query.
+// tiny stack raises the overflow flag. The AXI protocol assertions (rtl/verif/) run in every query.
 #include <gtest/gtest.h>
 
 #include <cstdio>

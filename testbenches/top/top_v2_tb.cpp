@@ -1,4 +1,4 @@
-// The verilated v2 top (rtl/kdopcd_v2_top.sv) against the reference and the SystemC model's v2
+// The verilated v2 top (rtl/v2/kdopcd_v2_top.sv) against the reference and the SystemC model's v2
 // (docs/accelerator-v2.md): per query on real scenes in the four pose classes, the contact set
 // equals collide(..., Fixed), and with the bus models stall-free the cycle count and every counter
 // equal the model's at v2_params() (both take their parameters from the one contract); random

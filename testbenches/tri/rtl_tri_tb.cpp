@@ -1,13 +1,32 @@
-// Verilator (--cc) testbench of the triangle unit rtl/kdopcd_tri_unit.sv (V = M = 24, LAT = 16).
+// Verilator (--cc) testbench of the triangle units; one source, built once per unit:
+//   rtl_tri_tb          rtl/common/kdopcd_tri_unit.sv, fully pipelined: a test every clock
+//                       (V = M = 24, LAT = 16);
+//   rtl_tri_seq_tb_iiN  rtl/common/kdopcd_tri_seq.sv, time-multiplexed: a test at most every
+//                       II = N clocks, the contract checked by the unit's SVA assertion
+//                       (V = M = 24, verilated with --assert).
+// testbenches/tri/CMakeLists.txt names the unit: TRI_TB_MODEL and TRI_TB_HEADER (the verilated
+// class and its header), TRI_TB_II (1 for the pipelined unit), TRI_TB_LAT, and
+// TRI_TB_TIME_MULTIPLEXED (0: kdopcd_tri_unit, 1: kdopcd_tri_seq). The two units have the same
+// ports; what differs (the idle clocks between starts, --violate) hangs on kTimeMultiplexed.
 //
-//   rtl_tri_tb --random N [--seed S] [--bubble P]
-//       N pairs from the stimulus categories below, back to back with random idle clocks
-//       (probability P, random data on the bus), every verdict and id compared with the
-//       reference fixed_triangles_intersect(lift(qa), place(M', T', qb)); latency checked.
-//   rtl_tri_tb --scene MESH_DIR [--seed S] [--bubble P]
+// For every test: hit_o against the reference fixed_triangles_intersect(lift(qa), place(M', T', qb)),
+// id_o, and valid_o exactly LAT clocks after the start, in order, and at no other clock.
+//
+//   <tb> --random N [--seed S] [--bubble P]
+//       N pairs from the stimulus categories below (random, constructed contacts, coplanar and
+//       degenerate pairs). Idle clocks, with random data on all inputs (tri_a_i, tri_b_i, rot_i,
+//       trans_i, id_i) and valid_i = 0:
+//         kdopcd_tri_unit: back to back, before each start idle clocks while a coin of
+//           probability P comes up (geometric number);
+//         kdopcd_tri_seq: one start every II clocks (the II - 1 idle clocks the contract needs),
+//           with probability P a gap of 1..II more clocks before a start.
+//   <tb> --scene MESH_DIR [--seed S] [--bubble P]
 //       cow.off vs cow.off at the four pose classes of the reference mesh test: every triangle
 //       pair whose double bounding boxes are within 2 delta, through the RTL, same comparison.
-// Exit status 0 only if every result matched.
+//   rtl_tri_seq_tb_iiN --violate   (kdopcd_tri_seq only)
+//       starts two tests one clock apart (II > 1): the unit's assertion must stop the
+//       simulation (the ctest expects this run to fail).
+// Exit status 0 only if every result matched (and every test gave one); 2 on a usage error.
 #include <verilated.h>
 
 #include <chrono>
@@ -21,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "Vkdopcd_tri_unit_24_24.h"
+#include TRI_TB_HEADER
 #include "kdopcd/dop_tree.hpp"
 #include "kdopcd/mesh_io.hpp"
 #include "kdopcd/pose_classes.hpp"
@@ -32,7 +51,14 @@ using namespace kdopcd;
 
 namespace {
 
-constexpr int kV = 24, kM = 24, kLat = 16;
+// ------------------------------------------------------------------------------ the unit
+using Model = TRI_TB_MODEL;
+constexpr int kV = 24, kM = 24, kLat = TRI_TB_LAT, kII = TRI_TB_II;
+// true: kdopcd_tri_seq (starts at most every II clocks, --violate); false: kdopcd_tri_unit
+constexpr bool kTimeMultiplexed = TRI_TB_TIME_MULTIPLEXED;
+static_assert(kTimeMultiplexed || kII == 1, "the pipelined unit accepts a test every clock");
+constexpr const char* kProgram = kTimeMultiplexed ? "rtl_tri_seq_tb_iiN" : "rtl_tri_tb";
+
 constexpr int kW = kV + kM;
 constexpr std::int64_t kQmax = std::int64_t(1) << kV;
 constexpr std::int64_t kOne = std::int64_t(1) << kM;  // M' entry of 1.0
@@ -88,7 +114,7 @@ void put(Wide& w, int lsb, int width, I64 value) {
   }
 }
 
-void drive(Vkdopcd_tri_unit_24_24& m, const Vector& v) {
+void drive(Model& m, const Vector& v) {
   for (int c = 0; c < 3; ++c)
     for (int d = 0; d < 3; ++d) {
       put(m.tri_a_i, (3 * c + d) * (kV + 2), kV + 2, v.qa[c][d]);
@@ -407,7 +433,7 @@ class Bench {
  public:
   Bench(std::uint64_t seed, double bubble) : gen_(seed ^ 0x5eed), bubble_(bubble) {
     ctx_ = std::make_unique<VerilatedContext>();
-    m_ = std::make_unique<Vkdopcd_tri_unit_24_24>(ctx_.get());
+    m_ = std::make_unique<Model>(ctx_.get());
     m_->clk_i = 0;
     m_->rst_ni = 0;
     m_->valid_i = 0;
@@ -415,24 +441,40 @@ class Bench {
     for (int i = 0; i < 3; ++i) tick();
     m_->rst_ni = 1;
     m_->eval();
+    if constexpr (kTimeMultiplexed)  // idle-clock data: a pool (II - 1 idle clocks per start)
+      for (int i = 0; i < 64; ++i) junk_.push_back(gen_.make(int(gen_.uni(0, kCount - 1))));
   }
 
-  // Pushes one test (after random bubbles), checking results as they come out.
+  // Pushes one test after its idle clocks (random data on every input while idle), checking
+  // results as they come out. kdopcd_tri_seq: first the II - 1 idle clocks the unit needs after
+  // the previous start, then (with probability bubble_) a gap of 1..II more. kdopcd_tri_unit:
+  // idle clocks while a coin of probability bubble_ comes up, each with a fresh random vector.
   void push(const Vector& v, bool expected) {
-    while (gen_.coin(bubble_)) {
-      Vector junk = gen_.make(int(gen_.uni(0, kCount - 1)));
-      drive(*m_, junk);
-      m_->valid_i = 0;
-      m_->id_i = gen_.rng()();
-      tick();
+    if constexpr (kTimeMultiplexed) {
+      int idle = started_ ? kII - 1 : 0;
+      if (gen_.coin(bubble_)) idle += int(gen_.uni(1, kII));
+      for (int i = 0; i < idle; ++i) idle_clock(junk_[junk_next_++ % junk_.size()]);
+    } else {
+      while (gen_.coin(bubble_)) idle_clock(gen_.make(int(gen_.uni(0, kCount - 1))));
     }
     drive(*m_, v);
     m_->valid_i = 1;
     m_->id_i = next_id_;
     queue_.push_back({next_id_, expected, cycle_ + kLat, v.cat});
     ++next_id_;
+    started_ = true;
     tick();
     m_->valid_i = 0;
+  }
+
+  // Breaks kdopcd_tri_seq's contract: two starts one clock apart.
+  void violate(const Vector& v) {
+    drive(*m_, v);
+    m_->valid_i = 1;
+    tick();
+    tick();
+    m_->valid_i = 0;
+    for (int i = 0; i < kLat + 2; ++i) tick();
   }
 
   void drain() {
@@ -444,6 +486,13 @@ class Bench {
   std::uint64_t checked() const { return checked_; }
 
  private:
+  void idle_clock(const Vector& junk) {
+    drive(*m_, junk);
+    m_->valid_i = 0;
+    m_->id_i = gen_.rng()();
+    tick();
+  }
+
   void tick() {
     m_->clk_i = 1;
     m_->eval();
@@ -486,8 +535,11 @@ class Bench {
   Gen gen_;
   double bubble_;
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vkdopcd_tri_unit_24_24> m_;
+  std::unique_ptr<Model> m_;
   std::deque<Expect> queue_;
+  std::vector<Vector> junk_;  // kdopcd_tri_seq only
+  std::size_t junk_next_ = 0;
+  bool started_ = false;
   std::uint64_t cycle_ = 0, next_id_ = 0x1234'5678'0000'0000ull, errors_ = 0, checked_ = 0;
 };
 
@@ -609,6 +661,7 @@ int main(int argc, char** argv) {
   std::uint64_t random = 0, seed = 1;
   double bubble = 0.1;
   std::string scene;
+  bool violate = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -622,15 +675,24 @@ int main(int argc, char** argv) {
     else if (a == "--scene") scene = next();
     else if (a == "--seed") seed = std::stoull(next());
     else if (a == "--bubble") bubble = std::stod(next());
+    else if (a == "--violate" && kTimeMultiplexed) violate = true;
     else {
-      std::fprintf(stderr, "usage: rtl_tri_tb (--random N | --scene MESH_DIR) [--seed S] [--bubble P]\n");
+      std::fprintf(stderr, "usage: %s (--random N | --scene MESH_DIR%s) [--seed S] [--bubble P]\n", kProgram,
+                   kTimeMultiplexed ? " | --violate" : "");
       return 2;
     }
+  }
+  if (violate) {
+    Gen gen(seed);
+    Bench bench(seed, 0);
+    bench.violate(gen.make(0));
+    std::printf("no assertion fired (II = %d)\n", kII);
+    return 0;
   }
   int rc = 0;
   if (random) rc |= run_random(random, seed, bubble);
   if (!scene.empty()) rc |= run_scene(scene, seed, bubble);
-  if (!random && scene.empty()) {
+  if (!random && scene.empty()) {  // (--violate returned above)
     std::fprintf(stderr, "nothing to do: give --random N or --scene MESH_DIR\n");
     return 2;
   }

@@ -1,9 +1,9 @@
 #pragma once
 // Block-level co-simulation of the v2 engine (docs/cosim.md): a signal-level SystemC build of the
 // engine whose four blocks are sc_modules with the ports of the RTL modules that kdopcd_v2_top
-// wires together: ctrl (rtl/kdopcd_v2_engine.sv: scheduler, pending set, verdict, queues,
-// counters), fetch (rtl/kdopcd_v2_fetch.sv: the tree RAMs), the SAT unit (rtl/kdopcd_sat_wide.sv)
-// and the triangle unit (rtl/kdopcd_tri_seq.sv); each can be swapped for its verilated RTL
+// wires together: ctrl (rtl/v2/kdopcd_v2_engine.sv: scheduler, pending set, verdict, queues,
+// counters), fetch (rtl/v2/kdopcd_v2_fetch.sv: the tree RAMs), the SAT unit (rtl/common/kdopcd_sat_wide.sv)
+// and the triangle unit (rtl/common/kdopcd_tri_seq.sv); each can be swapped for its verilated RTL
 // (Verilator --sc). The fast path for sweeps stays model::simulate; this build is for cornering a
 // difference to one block.
 //

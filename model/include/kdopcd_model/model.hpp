@@ -3,7 +3,7 @@
 // two architectures that share their blocks (model/src/, one class per hardware block):
 //  * Paper: the design of Raabe, Hochgürtel, Anlauf and Zachmann (2006) as first built here:
 //    one DOP pair at a time, P one-axis SAT pipelines with early exit, both trees in external
-//    memory behind a 64-bit AXI port. The RTL top (rtl/kdopcd_top.sv) is cycle-exact with it.
+//    memory behind a 64-bit AXI port. The RTL top (rtl/paper/kdopcd_top.sv) is cycle-exact with it.
 //  * V2: many pairs in flight, trees in on-chip RAM (or external memory behind a node cache), a
 //    wide SAT unit (all n axes of a pair at once), a time-multiplexed triangle unit, every control
 //    step registered, several traversal engines for several queries (docs/model-v2.md).
@@ -17,6 +17,7 @@
 #include "kdopcd/fixed_format.hpp"
 #include "kdopcd/pose.hpp"
 #include "kdopcd/traversal.hpp"
+#include "kdopcd_contract/accelerator_paper.hpp"
 #include "kdopcd_contract/accelerator_v2.hpp"
 
 namespace kdopcd::model {
@@ -25,8 +26,8 @@ namespace kdopcd::model {
 // NA = ceil((b+1)/(mul_w-1)) limbs per coefficient and NP = ceil(c/(mul_w-1)) per mapping entry.
 int rtl_pipeline_latency(int b, int c, int mul_w = 18);
 
-// Latency of the v2 wide SAT unit (rtl/kdopcd_sat_wide.sv), the default SAT latency of v2: a lane
-// (rtl/kdopcd_sat_lane.sv) selects, multiplies (2 clocks: DSP M and P registers), adds in three
+// Latency of the v2 wide SAT unit (rtl/common/kdopcd_sat_wide.sv), the default SAT latency of v2: a lane
+// (rtl/common/kdopcd_sat_lane.sv) selects, multiplies (2 clocks: DSP M and P registers), adds in three
 // levels and tests the sign (7 clocks); the unit then ORs the lanes and finds the first
 // separating axis (1 clock). Defined once in the accelerator contract (contract/accelerator_v2.json).
 inline constexpr int kWideSatLaneLatency = contract::v2::kSatLaneLat;
@@ -46,16 +47,16 @@ struct ModelParams {
   int axes = 0;                     // n axes tested per pair (0 = all k)
   DescentRule rule = DescentRule::Shallower;
   FixedParams fixed{};              // b, c, z of the SAT
-  int vertex_bits = 24;             // v of the tree image / triangle unit
-  int rotation_bits = 24;           // m of the triangle unit
-  int stack_depth = contract::v2::kPendingDepth;  // pair stack (paper) / pending set (v2) entries; overflow is an error
+  int vertex_bits = contract::paper::kV;    // v of the tree image / triangle unit
+  int rotation_bits = contract::paper::kM;  // m of the triangle unit
+  int stack_depth = contract::paper::kStackDepth;  // pair stack (paper) / pending set (v2) entries; overflow is an error
   int pipeline_latency = 0;         // SAT latency; 0 = rtl_pipeline_latency(b, c) (paper), kWideSatLatency (v2)
-  int triangle_latency = 16;        // triangle test start -> verdict (paper; v2_params(): the contract's TRI_LAT)
+  int triangle_latency = contract::paper::kTriLat;  // triangle test start -> verdict (v2_params(): v2's TRI_LAT)
   // External memory (paper; v2 with tree_memory = External).
-  int bus_width = 64;               // memory bus W bits (tree image beats)
+  int bus_width = contract::paper::kW;            // memory bus W bits (tree image beats)
   int mem_latency = 2;              // cycles from a burst's acceptance to its first beat
-  int burst_length = 16;            // beats per AXI burst at most (none crosses 4 KiB)
-  int max_outstanding = 4;          // AXI read bursts accepted and not yet complete, at most
+  int burst_length = contract::paper::kBurstMax;  // beats per AXI burst at most (none crosses 4 KiB)
+  int max_outstanding = contract::paper::kMaxOut; // AXI read bursts accepted and not yet complete, at most
   int beats_per_cycle = 1;          // memory beats per accelerator clock (clock ratio, numerator)
   int cycles_per_beat = 1;          // accelerator clocks per beat (clock ratio, denominator)
   // Paper only.
