@@ -280,8 +280,9 @@ module kdopcd_regs #(
   logic [AxisWords*32-1:0] axis_rd;        // the entry at axis_idx_i, all words
 
   assign axis_wr       = wr_en && (wr_idx >= IdxAxisTable) && (32'(axis_wr_entry) < K);
-  assign axis_wr_entry = 6'((wr_idx - IdxAxisTable) / 10'(EntryWords));
-  assign axis_wr_word  = 4'((wr_idx - IdxAxisTable) % 10'(EntryWords));
+  // EntryWords is a power of two: the entry is the word offset's high bits, the word its low ones.
+  assign axis_wr_entry = 6'((wr_idx - IdxAxisTable) >> $clog2(EntryWords));
+  assign axis_wr_word  = 4'((wr_idx - IdxAxisTable) & 10'(EntryWords - 1));
 
   for (genvar w = 0; w < AxisWords; w++) begin : g_axis_word
     for (genvar y = 0; y < 4; y++) begin : g_axis_byte

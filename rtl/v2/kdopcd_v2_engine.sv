@@ -89,14 +89,12 @@ module kdopcd_v2_engine #(
     logic [NODE_AW-1:0] s;
   } pair_t;
 
-  // The link word of a node record (docs/formats.md): the contract's layout.
-  typedef kdopcd_format_pkg::link_t link_t;
 
   // What travels with a pair through the SAT unit to its verdict.
   typedef struct packed {
     pair_t pair;
-    link_t link_f;
-    link_t link_s;
+    logic [63:0] link_f;  // the link words of the two node records (kdopcd_format_pkg::link_t)
+    logic [63:0] link_s;
   } sat_meta_t;
 
   typedef struct packed {
@@ -280,12 +278,17 @@ module kdopcd_v2_engine #(
   assign vm        = meta_q[SAT_LAT-1];
   assign v_valid   = sat_valid && running_q;
   assign v_overlap = v_valid && !sat_separated;
-  assign v_leaves  = vm.link_f.leaf && vm.link_s.leaf;
+  // The verdict's link words in the contract's layout (docs/formats.md). They travel through the
+  // SAT unit as plain words: Yosys 0.23 does not resolve a package's struct nested in a struct.
+  kdopcd_format_pkg::link_t v_link_f, v_link_s;
+  assign v_link_f  = vm.link_f;
+  assign v_link_s  = vm.link_s;
+  assign v_leaves  = v_link_f.leaf && v_link_s.leaf;
 
   // kdopcd::split_first_node (ref/include/kdopcd/traversal.hpp).
   always_comb begin
-    if (vm.link_f.leaf)       split_first = 1'b0;
-    else if (vm.link_s.leaf)  split_first = 1'b1;
+    if (v_link_f.leaf)       split_first = 1'b0;
+    else if (v_link_s.leaf)  split_first = 1'b1;
     else if (rule_i == kdopcd_format_pkg::RULE_FIRST)  split_first = 1'b1;
     else if (rule_i == kdopcd_format_pkg::RULE_SECOND) split_first = 1'b0;
     else                      split_first = vm.pair.depth_f <= vm.pair.depth_s;
@@ -295,21 +298,21 @@ module kdopcd_v2_engine #(
     push_first  = vm.pair;
     push_second = vm.pair;
     if (split_first) begin
-      push_first.f        = NODE_AW'(vm.link_f.right);
-      push_second.f       = NODE_AW'(vm.link_f.left);
+      push_first.f        = NODE_AW'(v_link_f.right);
+      push_second.f       = NODE_AW'(v_link_f.left);
       push_first.depth_f  = vm.pair.depth_f + 8'd1;
       push_second.depth_f = vm.pair.depth_f + 8'd1;
     end else begin
-      push_first.s        = NODE_AW'(vm.link_s.right);
-      push_second.s       = NODE_AW'(vm.link_s.left);
+      push_first.s        = NODE_AW'(v_link_s.right);
+      push_second.s       = NODE_AW'(v_link_s.left);
       push_first.depth_s  = vm.pair.depth_s + 8'd1;
       push_second.depth_s = vm.pair.depth_s + 8'd1;
     end
   end
   assign pend_push = v_overlap && !v_leaves;
   assign job_push  = v_overlap && v_leaves;
-  assign job_in.tf = TRI_AW'(vm.link_f.left);
-  assign job_in.ts = TRI_AW'(vm.link_s.left);
+  assign job_in.tf = TRI_AW'(v_link_f.left);
+  assign job_in.ts = TRI_AW'(v_link_s.left);
 
   // ------------------------------------------------------------------------------- triangle unit
   logic tri_ready, tri_credit, tri_stall;
@@ -501,8 +504,8 @@ module kdopcd_v2_engine #(
   end
 
   logic unused;
-  assign unused = ^{sat_lanes, sat_in_meta, vm.link_f.right[30:0], vm.link_s.right[30:0],
-                    vm.link_f.left[31:0], vm.link_s.left[31:0]};
+  assign unused = ^{sat_lanes, sat_in_meta, v_link_f.right[30:0], v_link_s.right[30:0],
+                    v_link_f.left[31:0], v_link_s.left[31:0]};
 
 `ifndef SYNTHESIS
   // The credits guarantee these; a failure is a defect of the engine.

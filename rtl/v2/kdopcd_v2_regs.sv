@@ -290,8 +290,9 @@ module kdopcd_v2_regs #(
   logic [5:0] axis_wr_entry;
   logic [3:0] axis_wr_word;
   localparam int EntryWords = kdopcd_v2_pkg::AXIS_ENTRY_BYTES / 4;
-  assign axis_wr_entry = 6'((wr_idx - idx(kdopcd_v2_pkg::REG_AXIS_TABLE)) / 10'(EntryWords));
-  assign axis_wr_word  = 4'((wr_idx - idx(kdopcd_v2_pkg::REG_AXIS_TABLE)) % 10'(EntryWords));
+  // EntryWords is a power of two: the entry is the word offset's high bits, the word its low ones.
+  assign axis_wr_entry = 6'((wr_idx - idx(kdopcd_v2_pkg::REG_AXIS_TABLE)) >> $clog2(EntryWords));
+  assign axis_wr_word  = 4'((wr_idx - idx(kdopcd_v2_pkg::REG_AXIS_TABLE)) & 10'(EntryWords - 1));
   assign axis_wr       = wr_en && wr_idx >= idx(kdopcd_v2_pkg::REG_AXIS_TABLE) && 32'(axis_wr_entry) < K &&
                          32'(axis_wr_word) < AxisWords;
 
