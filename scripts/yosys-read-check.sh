@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Reads both accelerator tops (every module below them at the tops' parameters) with Yosys the way the synthesis scripts do (read_verilog -sv; hierarchy; proc) and fails on the
+# warnings with which Yosys 0.23 turns constructs it does not resolve into a silently wrong netlist:
+# an implicitly declared identifier (a package's struct nested in a struct, docs/toolchain.md §4)
+# and a range select out of bounds (its consequence). Used by ctest (yosys_read_tops).
+# Usage: scripts/yosys-read-check.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+check() {  # check FOLDER TOP [chparam args]
+  local dir=$1 top=$2 cp=${3:-}
+  local sources
+  sources=$(sed -n 's#^\([A-Za-z0-9_.].*\.sv\)$#'"$root/rtl/$dir"'/\1#p' "$root/rtl/$dir/filelist.f" | tr '\n' ' ')
+  if ! yosys -p "read_verilog -sv $sources; ${cp:+chparam $cp $top;} hierarchy -top $top; proc" > "$log" 2>&1; then
+    echo "yosys-read-check: $top: yosys failed:" >&2
+    grep -i "error" "$log" | head -5 >&2
+    status=1
+    return
+  fi
+  if grep -E "is implicitly declared|out of bounds on signal" "$log" > /dev/null; then
+    echo "yosys-read-check: $top: Yosys does not resolve part of the design:" >&2
+    grep -E "is implicitly declared|out of bounds on signal" "$log" | head -8 >&2
+    status=1
+    return
+  fi
+  echo "yosys-read-check: $top clean"
+}
+check paper kdopcd_top
+check v2 kdopcd_v2_top
+exit $status
