@@ -76,10 +76,6 @@ package kdopcd_v2_pkg;
   function automatic int trans_w(input int V, input int M);
     trans_w = V + M + 4;
   endfunction
-  // one axis-table entry (formats.json AXIS_ENTRY): PA0..2, PB0..2, p', jA0..2, jB0..2
-  function automatic int axis_bits(input int K, input int C, input int Z);
-    axis_bits = 6 * (C + 1) + (Z + 4) + 6 * clog2(K);
-  endfunction
 
   // ---- CONFIG0: read-only: the SAT's formats
   typedef struct packed {
@@ -168,7 +164,7 @@ package kdopcd_v2_pkg;
   localparam logic [11:0] REG_B_NODES = 12'h090;  // rw: node records of the second tree (LOAD)
   localparam logic [11:0] REG_B_TRIS = 12'h094;  // rw: triangle records of the second tree (LOAD)
   localparam logic [11:0] REG_COUNTERS = 12'h100;  // ro: counter i at 0x100 + 8 i (64 bits, low word first)
-  localparam logic [11:0] REG_AXIS_TABLE = 12'h400;  // wo: axis entry a at 0x400 + 64 a (AXIS_BITS bits, low word first), taken at START
+  localparam logic [11:0] REG_AXIS_TABLE = 12'h400;  // wo: axis entry a at 0x400 + 64 a (formats.json AXIS_ENTRY, low word first), taken at START
   localparam logic [31:0] ID_VALUE = 32'h4B440602;
   localparam int AXIS_ENTRY_BYTES = 64;  // stride of the axis table
 

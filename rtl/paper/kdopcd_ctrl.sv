@@ -25,7 +25,7 @@ module kdopcd_ctrl #(
   parameter int MUL_W       = kdopcd_pkg::DEFAULT_MUL_W,
   parameter int CFIFO_DEPTH = kdopcd_pkg::DEFAULT_CFIFO_DEPTH,
   parameter int NCNT        = kdopcd_pkg::NUM_COUNTERS,
-  parameter int AXIS_BITS   = kdopcd_pkg::axis_bits(K, C, Z)
+  parameter int AXIS_BITS   = kdopcd_format_pkg::axis_entry_bits(K, C, Z)
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,

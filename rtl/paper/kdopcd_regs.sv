@@ -28,7 +28,7 @@ module kdopcd_regs #(
   parameter int TRI_LAT     = kdopcd_pkg::DEFAULT_TRI_LAT,
   parameter int MUL_W       = kdopcd_pkg::DEFAULT_MUL_W,  // for CONFIG1's SAT latency
   parameter int NCNT        = kdopcd_pkg::NUM_COUNTERS,   // 64-bit counters at COUNTERS + 8 i
-  parameter int AXIS_BITS   = kdopcd_pkg::axis_bits(K, C, Z)
+  parameter int AXIS_BITS   = kdopcd_format_pkg::axis_entry_bits(K, C, Z)
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,

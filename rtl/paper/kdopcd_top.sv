@@ -60,7 +60,7 @@ module kdopcd_top #(
 
   localparam int JW        = $clog2(K);
   localparam int NCNT      = kdopcd_pkg::NUM_COUNTERS;
-  localparam int AXIS_BITS = kdopcd_pkg::axis_bits(K, C, Z);
+  localparam int AXIS_BITS = kdopcd_format_pkg::axis_entry_bits(K, C, Z);
 
   logic                   start, clear, cont, busy, done, stack_ovf, bus_err, idle;
   logic [7:0]             axes;

@@ -27,7 +27,7 @@ module kdopcd_v2_regs #(
   parameter int TRI_LAT         = kdopcd_v2_pkg::DEFAULT_TRI_LAT,
   parameter int TRI_QUEUE       = kdopcd_v2_pkg::DEFAULT_TRI_QUEUE,
   parameter int CONTACT_QUEUE   = kdopcd_v2_pkg::DEFAULT_CONTACT_QUEUE,
-  localparam int AXIS_BITS      = kdopcd_v2_pkg::axis_bits(K, C, Z),
+  localparam int AXIS_BITS      = kdopcd_format_pkg::axis_entry_bits(K, C, Z),
   localparam int NCNT           = kdopcd_v2_pkg::NUM_COUNTERS
 ) (
   input  logic                     clk_i,

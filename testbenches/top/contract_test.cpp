@@ -32,8 +32,6 @@ TEST(Contract, AxisEntryLayoutIsTheDocumentedOne) {
     EXPECT_EQ(cf::axis_entry_p_lsb(c), 6 * (c + 1));
     EXPECT_EQ(cf::axis_entry_ja_lsb(k, c, z, 2), 6 * (c + 1) + z + 4 + 2 * jw);
     EXPECT_EQ(cf::axis_entry_jb_lsb(k, c, z, 0), 6 * (c + 1) + z + 4 + 3 * jw);
-    EXPECT_EQ(paper::axis_bits(k, c, z), cf::axis_entry_bits(k, c, z));
-    EXPECT_EQ(v2::axis_bits(k, c, z), cf::axis_entry_bits(k, c, z));
   }
 }
 

@@ -51,9 +51,6 @@ inline constexpr int kRotW = rot_w(kM);
 // bits of an entry of T'
 constexpr int trans_w(int V, int M) { return V + M + 4; }
 inline constexpr int kTransW = trans_w(kV, kM);
-// one axis-table entry (formats.json AXIS_ENTRY): PA0..2, PB0..2, p', jA0..2, jB0..2
-constexpr int axis_bits(int K, int C, int Z) { return 6 * (C + 1) + (Z + 4) + 6 * clog2(K); }
-inline constexpr int kAxisBits = axis_bits(kK, kC, kZ);
 
 // CONFIG0: read-only: the SAT's formats
 struct Config0 {
@@ -166,7 +163,7 @@ inline constexpr std::uint32_t kBTriBase = 0x038;  // rw: the same, second objec
 inline constexpr std::uint32_t kRot = 0x040;  // rw: M'(i,j) at 0x040 + 4 (3i + j), signed ROT_W bits
 inline constexpr std::uint32_t kTrans = 0x064;  // rw: T'(i) at 0x064 + 8 i (64 bits), signed TRANS_W bits
 inline constexpr std::uint32_t kCounters = 0x080;  // ro: counter i at 0x080 + 8 i (64 bits, low word first)
-inline constexpr std::uint32_t kAxisTable = 0x400;  // wo: axis entry a at 0x400 + 64 a (AXIS_BITS bits, low word first); reads return 0
+inline constexpr std::uint32_t kAxisTable = 0x400;  // wo: axis entry a at 0x400 + 64 a (formats.json AXIS_ENTRY, low word first); reads return 0
 inline constexpr std::uint32_t kIdValue = 0x4B440601;
 inline constexpr std::uint32_t kAxisEntryBytes = 64;  // stride of the axis table
 inline constexpr std::uint32_t kStart = 1u << 0;  // CONTROL: start a query (ignored unless IDLE)

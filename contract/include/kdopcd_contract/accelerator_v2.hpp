@@ -74,9 +74,6 @@ inline constexpr int kRotW = rot_w(kM);
 // bits of an entry of T'
 constexpr int trans_w(int V, int M) { return V + M + 4; }
 inline constexpr int kTransW = trans_w(kV, kM);
-// one axis-table entry (formats.json AXIS_ENTRY): PA0..2, PB0..2, p', jA0..2, jB0..2
-constexpr int axis_bits(int K, int C, int Z) { return 6 * (C + 1) + (Z + 4) + 6 * clog2(K); }
-inline constexpr int kAxisBits = axis_bits(kK, kC, kZ);
 
 // CONFIG0: read-only: the SAT's formats
 struct Config0 {
@@ -239,7 +236,7 @@ inline constexpr std::uint32_t kATris = 0x08C;  // rw: triangle records of the f
 inline constexpr std::uint32_t kBNodes = 0x090;  // rw: node records of the second tree (LOAD)
 inline constexpr std::uint32_t kBTris = 0x094;  // rw: triangle records of the second tree (LOAD)
 inline constexpr std::uint32_t kCounters = 0x100;  // ro: counter i at 0x100 + 8 i (64 bits, low word first)
-inline constexpr std::uint32_t kAxisTable = 0x400;  // wo: axis entry a at 0x400 + 64 a (AXIS_BITS bits, low word first), taken at START
+inline constexpr std::uint32_t kAxisTable = 0x400;  // wo: axis entry a at 0x400 + 64 a (formats.json AXIS_ENTRY, low word first), taken at START
 inline constexpr std::uint32_t kIdValue = 0x4B440602;
 inline constexpr std::uint32_t kAxisEntryBytes = 64;  // stride of the axis table
 inline constexpr std::uint32_t kStart = 1u << 0;  // CONTROL: start a query on the loaded trees (only while IDLE and LOADED)

@@ -44,8 +44,6 @@ inline contract::format::AxisEntry axis_entry(const QuantizedAxis& ax) {
   return e;
 }
 
-inline int axis_entry_bits(int k, const FixedParams& f) { return contract::format::axis_entry_bits(k, f.c, f.z); }
-
 // The entry's 32-bit words, LSB first, as the host writes them at AXIS_TABLE + 64 a (both accelerators).
 inline std::vector<std::uint32_t> pack_axis_entry(const QuantizedAxis& ax, int k, const FixedParams& f) {
   return contract::format::pack(axis_entry(ax), k, f.c, f.z);
