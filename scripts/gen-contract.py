@@ -28,6 +28,7 @@ Schema (every key optional except where a section needs it):
   layouts     [{name, doc, fields: [{name, bits (expression), count?, signed?, doc}]}]
               bit vectors whose field widths depend on parameters, fields LSB first
 """
+import functools
 import json
 import re
 import sys
@@ -79,6 +80,13 @@ def args_of(expr, params):
     return ordered
 
 
+@functools.cache
+def format_enum(name):
+    """An enum of contract/formats.json by name (a field typed format.NAME refers to it)."""
+    enums = json.loads((CONTRACT_DIR / "formats.json").read_text())["enums"]
+    return next(e for e in enums if e["name"] == name)
+
+
 def camel(name):
     return "".join(p.capitalize() for p in name.lower().split("_"))
 
@@ -105,9 +113,7 @@ class Contract:
         # Yosys 0.23 cannot resolve another package's typedef inside a package's struct: a field of
         # formats.json's enum is its bits here, compared with kdopcd_format_pkg's codes.
         if type_name.startswith("format."):
-            e = json.loads((CONTRACT_DIR / "formats.json").read_text())
-            bits = next(x["bits"] for x in e["enums"] if x["name"] == type_name[7:])
-            return f"logic [{bits - 1}:0]"
+            return f"logic [{format_enum(type_name[7:])['bits'] - 1}:0]"
         return f"{snake(type_name)}_e"
 
     def cpp_type(self, type_name):
@@ -423,8 +429,7 @@ class Contract:
                 rng = f"[{pos}]" if f["bits"] == 1 else f"[{pos + f['bits'] - 1}:{pos}]"
                 doc = f["doc"]
                 if f.get("type", "").startswith("format."):
-                    e = next(x for x in json.loads((CONTRACT_DIR / "formats.json").read_text())["enums"]
-                             if x["name"] == f["type"][7:])
+                    e = format_enum(f["type"][7:])
                     doc += ": " + ", ".join(f"{v['value']} {v['name'].lower()}" for v in e["values"])
                 parts.append(f"{rng} `{f['name']}` ({doc})")
                 pos += f["bits"]
