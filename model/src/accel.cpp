@@ -22,6 +22,7 @@
 #include "kdopcd/tree_image.hpp"
 #include "kdopcd/tri_fixed.hpp"
 #include "kdopcd_contract/accelerator_paper.hpp"
+#include "kdopcd_driver/v2_host.hpp"
 #include "kdopcd_model/model.hpp"
 #include "paper_core.hpp"
 #include "v2_accelerator.hpp"
@@ -143,6 +144,20 @@ void validate(const ModelParams& p) {
                      ".vcd (got '" + p.trace_path + "')");
   if (!(std::isfinite(p.clock_mhz) && p.clock_mhz >= 1.0 && p.clock_mhz <= 5000.0))
     throw InputError("model: clock must lie in 1..5000 MHz (got " + std::to_string(p.clock_mhz) + ")");
+  range(p.descriptor_buffers, 1, 64, "descriptor buffers");
+  range(p.contact_capacity, 1, 1ll << 31, "contact capacity");
+  if (!(std::isfinite(p.host_setup_ns) && p.host_setup_ns >= 0 && p.host_setup_ns <= 1e9))
+    throw InputError("model: host set-up must lie in 0..1e9 ns (got " + std::to_string(p.host_setup_ns) + ")");
+  if (p.host_path == HostPath::Queue) {
+    if (p.arch != Architecture::V2) throw InputError("model: the command queue (--host queue) needs --arch v2");
+    // Each engine sends at most one contact per triangle start (every triangle_ii clocks), packed
+    // kContactsPerBeat to a beat: the write channel keeps up with all engines when its rate covers that.
+    const HostClocks c = host_clocks(p.host, p.clock_mhz);
+    if (std::int64_t(c.beats_per_cycle) * contract::v2::queue::kContactsPerBeat * p.triangle_ii <
+        std::int64_t(c.cycles_per_beat) * p.engines)
+      throw InputError("model: the " + p.host.name + " link cannot take the contacts of " + std::to_string(p.engines) +
+                       " engines at triangle II " + std::to_string(p.triangle_ii));
+  }
   if (p.arch == Architecture::Paper) {
     if (p.engines != 1) throw InputError("model: --engines needs --arch v2 (the paper design has one engine)");
     if (p.tree_memory != TreeMemory::OnChip && p.tree_memory != TreeMemory::External)
@@ -331,6 +346,48 @@ StreamTotals simulate_stream(const DopTree& first, const DopTree& second, const 
   cfg.sat_latency = params.pipeline_latency > 0 ? params.pipeline_latency : kWideSatLatency;
   cfg.params = params;
   V2Accelerator acc(cfg);
+  const bool queue_path = params.host_path == HostPath::Queue;
+  const HostClocks host = host_clocks(params.host, params.clock_mhz);
+  if (queue_path) {
+    // LOAD: the trees in the RAMs; the triangle unit's pose format (v, m, scale) is the scene's.
+    QuantizedPose format;
+    format.params = TriangleFixedParams{params.vertex_bits, params.rotation_bits};
+    format.scale = s;
+    format.in_range = true;
+    acc.load(&mf, &ms, format);
+  }
+  // The host writes query i's descriptor when its set-up is done, at (i + 1) host_setup_ns on one
+  // core, and rings the doorbell; the write reaches the accelerator `doorbell` clocks later.
+  auto doorbell_arrival = [&](std::size_t i) {
+    return std::uint64_t(std::ceil(double(i + 1) * params.host_setup_ns * params.clock_mhz / 1000.0 - 1e-9)) +
+           std::uint64_t(host.doorbell);
+  };
+  auto ring = [&](std::size_t index, const QueryRegisters& r) {
+    driver::v2::QueryProgram q;
+    q.M = &r.pose.M;
+    q.T = &r.pose.T;
+    q.axes = &r.axes;
+    q.k = k;
+    q.fixed = params.fixed;
+    q.rule = params.rule;
+    q.vertex_bits = params.vertex_bits;
+    q.rotation_bits = params.rotation_bits;
+    driver::v2::QueueTargets t;
+    t.tag = index;
+    // Each query's contact buffer and completion record in a host buffer of its ring slot.
+    t.contact_capacity = params.contact_capacity;
+    t.contact_base = (std::uint64_t(1) << 40) + std::uint64_t(index % DescriptorFetch::kRingSlots) *
+                                                    std::uint64_t(params.contact_capacity) * contract::v2::queue::kContactBytes;
+    t.completion_base = (std::uint64_t(1) << 39) + std::uint64_t(index % DescriptorFetch::kRingSlots) *
+                                                       contract::v2::queue::kCompletionBytes;
+    std::vector<std::uint64_t> words;
+    try {
+      words = driver::v2::make_descriptor(q, t);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("model: the command queue: ") + e.what());
+    }
+    acc.ring(std::move(words), doorbell_arrival(index));
+  };
   // Queries submitted and not yet handed out: their poses and set-up times, and the finished ones
   // that wait for an earlier query (results go out in input order).
   struct Pending {
@@ -340,10 +397,15 @@ StreamTotals simulate_stream(const DopTree& first, const DopTree& second, const 
   };
   std::map<std::size_t, Pending> pending;
   std::size_t submitted = 0;
+  std::uint64_t last_completion = 0;
   auto serve = [&](double sim_seconds) {
     // Finished queries, then every consecutive one from the oldest out.
-    for (V2Accelerator::QueryOutcome& o : acc.take_finished())
+    for (V2Accelerator::QueryOutcome& o : acc.take_finished()) {
+      if (queue_path && (o.completion.tag != o.index || o.completion.contacts != o.contacts.size()))
+        throw std::logic_error("model: a completion record does not name its query");
+      last_completion = std::max(last_completion, o.stats.completion_cycle);
       pending.at(o.index).result = result_of(o.stats, std::move(o.contacts));
+    }
     while (!pending.empty() && pending.begin()->second.result) {
       auto node = pending.extract(pending.begin());
       ModelResult& m = *node.mapped().result;
@@ -358,14 +420,19 @@ StreamTotals simulate_stream(const DopTree& first, const DopTree& second, const 
         acc.close_input();
         break;
       }
-      Pending& q = pending[submitted++];
+      const std::size_t index = submitted++;
+      Pending& q = pending[index];
       q.pose = pose;
-      acc.submit(registers_of(pose, q.setup_seconds));
+      if (queue_path)
+        ring(index, registers_of(pose, q.setup_seconds));
+      else
+        acc.submit(registers_of(pose, q.setup_seconds));
     }
   };
   totals.sim_seconds = run(acc, params, serve);
   serve(totals.sim_seconds);  // the queries that finished in the last clocks
-  totals.cycles = acc.cycles();
+  // With the queue the batch ends when the host sees the last completion record.
+  totals.cycles = std::max(acc.cycles(), last_completion);
   return totals;
 }
 

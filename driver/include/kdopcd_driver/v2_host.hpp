@@ -11,6 +11,7 @@
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/traversal.hpp"
 #include "kdopcd_contract/accelerator_v2.hpp"
+#include "kdopcd_contract/command_queue.hpp"
 #include "kdopcd_driver/register_map.hpp"
 
 namespace kdopcd::driver::v2 {
@@ -48,6 +49,7 @@ struct QueryProgram {
   FixedParams fixed{kdopcd::contract::v2::kB, kdopcd::contract::v2::kC, kdopcd::contract::v2::kZ};
   DescentRule rule = DescentRule::Shallower;
   std::uint32_t pending_limit = 0;  // 0 = PENDING_DEPTH
+  int vertex_bits = kdopcd::contract::v2::kV, rotation_bits = kdopcd::contract::v2::kM;  // v, m of M', T'
 };
 
 template <class Lite>
@@ -70,6 +72,32 @@ void program_query(Lite& lite, const QueryProgram& q) {
   query.rule = rule_code(q.rule);
   lite.write(reg2::kQuery, pack(query));
   lite.write(reg2::kPendingLimit, q.pending_limit & 0xFFFFFF);
+}
+
+// The same query as a command-queue descriptor (kdopcd_contract/command_queue.hpp): the host
+// writes these words into a ring slot instead of the registers of program_query.
+struct QueueTargets {
+  std::uint64_t tag = 0;
+  std::uint64_t contact_base = 0;
+  std::uint32_t contact_capacity = 0;
+  std::uint64_t completion_base = 0;
+};
+
+inline std::vector<std::uint64_t> make_descriptor(const QueryProgram& q, const QueueTargets& t) {
+  namespace queue = kdopcd::contract::v2::queue;
+  queue::Descriptor d;
+  d.tag = t.tag;
+  d.query.rule = rule_code(q.rule);
+  d.pending_limit = q.pending_limit;
+  d.contact_base = t.contact_base;
+  d.contact_capacity = t.contact_capacity;
+  d.completion_base = t.completion_base;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j) d.rot[3 * i + j] = (*q.M)[i][j];
+  for (std::size_t i = 0; i < 3; ++i) d.trans[i] = (*q.T)[i];
+  for (const QuantizedAxis& ax : *q.axes) d.axes.push_back(axis_entry(ax));
+  return queue::pack(d, q.k, q.fixed.c, q.fixed.z, kdopcd::contract::v2::rot_w(q.rotation_bits),
+                     kdopcd::contract::v2::trans_w(q.vertex_bits, q.rotation_bits));
 }
 
 // The counter block, in register order.

@@ -19,6 +19,7 @@
 #include "kdopcd/traversal.hpp"
 #include "kdopcd_contract/accelerator_paper.hpp"
 #include "kdopcd_contract/accelerator_v2.hpp"
+#include "kdopcd_model/host_interface.hpp"
 
 namespace kdopcd::model {
 
@@ -74,6 +75,13 @@ struct ModelParams {
   int triangle_queue = contract::v2::kTriQueue;  // leaf pairs waiting for the triangle unit, at most
   int contact_queue = contract::v2::kContactQueue;  // contacts waiting for the output stream, at most
   int engines = 1;                  // traversal engines sharing the tree memory (queries at once)
+  // V2 only: how queries reach the engines (host_interface.hpp).
+  HostPath host_path = HostPath::Registers;
+  HostInterface host = host_interface("pcie-gen3x16");  // Queue: the platform's interface costs
+  double host_setup_ns = 0;         // Queue: the host's set-up per query, on one core: descriptor i is
+                                    // written (and its doorbell rung) at (i + 1) host_setup_ns
+  int descriptor_buffers = 2;       // Queue: descriptors fetched (or being fetched) ahead of the engines
+  std::uint32_t contact_capacity = 1u << 20;  // Queue: contacts each query's buffer holds
   // Reporting.
   double clock_mhz = 100.0;         // accelerator clock, for times only
   std::string trace_path;           // VCD of the top-level signals, ending in .vcd (the first query of a
@@ -119,6 +127,14 @@ struct ModelStats {
                                            // issued / (cycles * U) (v2)
   int pipeline_latency = 0;
   bool stack_overflow = false;             // the error flag: the result is incomplete
+  // v2: the query's clocks in the batch (clock 1 is the batch's first). With the command queue:
+  std::uint64_t doorbell_cycle = 0;        // its doorbell write reached the accelerator
+  std::uint64_t descriptor_cycle = 0;      // its descriptor was in (the clock after the last beat)
+  std::uint64_t start_cycle = 0;           // an engine took it (both paths)
+  std::uint64_t end_cycle = 0;             // the engine's last contact left: DONE (both paths)
+  std::uint64_t completion_cycle = 0;      // its completion record was visible to the host
+  bool contact_overflow = false;           // more contacts than the descriptor's buffer holds
+  std::uint32_t max_write_backlog = 0;     // DMA write beats waiting when this query's were queued
   double sim_seconds = 0;                  // host time of the clocked simulation (sc_start)
   double setup_seconds = 0;                // host time of the set-up (images on first use, registers)
 };

@@ -1,0 +1,127 @@
+#pragma once
+// The v2 accelerator's command-queue front end (docs/model-v2.md, "End to end"), two blocks:
+//  * DescriptorFetch: the doorbell, the ring's head, and the DMA reads of descriptors into a few
+//    descriptor buffers ahead of the engines;
+//  * WriteBack: the DMA write channel that carries each engine's contacts, packed into 64-byte
+//    beats, and each query's completion record to host memory.
+// Per clock t (V2Accelerator::tick): the fetch's memory delivers, a descriptor whose doorbell
+// arrived by t - 1 is requested (accepted by the memory from t + 1), an idle engine takes a
+// descriptor that was in by t - 1, the engines tick, their contacts go to the write channel.
+// The descriptor and completion layouts are kdopcd_contract/command_queue.hpp's.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "axi_read_memory.hpp"
+#include "kdopcd_contract/command_queue.hpp"
+
+namespace kdopcd::model {
+
+class DescriptorFetch {
+ public:
+  struct Fetched {
+    std::size_t index = 0;
+    std::vector<std::uint64_t> words;
+    std::uint64_t doorbell = 0;  // clock the doorbell arrived
+    std::uint64_t ready = 0;     // clock from which an engine may take it
+  };
+
+  DescriptorFetch(const AxiMemoryConfig& dma, int buffers, int descriptor_beats)
+      : memory_(dma), buffers_(std::size_t(buffers)), beats_(descriptor_beats) {}
+
+  // The host: descriptor `index`'s doorbell write reaches the accelerator in clock `arrival`
+  // (arrivals in index order, not decreasing).
+  void ring(std::size_t index, std::vector<std::uint64_t> words, std::uint64_t arrival) {
+    rung_.push_back({index, std::move(words), arrival, 0});
+  }
+
+  void tick(std::uint64_t now) {
+    delivered_.clear();
+    memory_.tick(now, delivered_);
+    for (const MemBurst& b : delivered_) {
+      if (!b.last_of_record) continue;
+      Fetched f = std::move(requested_.front());
+      requested_.pop_front();
+      f.ready = now + 1;  // the descriptor registers are written in this clock
+      fetched_.push_back(std::move(f));
+    }
+    // The head register sees a doorbell from the clock after it arrived.
+    if (!rung_.empty() && rung_.front().doorbell < now && requested_.size() + fetched_.size() < buffers_) {
+      const std::uint64_t slot = std::uint64_t(rung_.front().index) % kRingSlots;
+      memory_.queue_record(RecordKind::NodeFirst, slot * contract::v2::queue::kSlotBytes, beats_,
+                           rung_.front().index, now);
+      requested_.push_back(std::move(rung_.front()));
+      rung_.pop_front();
+    }
+  }
+
+  bool ready(std::uint64_t now) const { return !fetched_.empty() && fetched_.front().ready <= now; }
+  Fetched take() {
+    Fetched f = std::move(fetched_.front());
+    fetched_.pop_front();
+    return f;
+  }
+  std::size_t rung() const { return rung_.size(); }  // doorbells not yet requested
+  bool idle() const { return rung_.empty() && requested_.empty() && fetched_.empty(); }
+  std::uint64_t busy_cycles() const { return memory_.busy_cycles; }
+
+  static constexpr std::uint64_t kRingSlots = 1024;
+
+ private:
+  AxiReadMemory memory_;
+  std::size_t buffers_;
+  int beats_;
+  std::deque<Fetched> rung_, requested_, fetched_;
+  std::vector<MemBurst> delivered_;
+};
+
+// The DMA write channel: beats leave in the order they were queued, at the link's rate
+// (beats_per_cycle / cycles_per_beat); a write is posted, so a beat sent in clock t is visible to
+// the host at t + write_latency. Each engine packs its contacts into beats of kContactsPerBeat.
+class WriteBack {
+ public:
+  WriteBack(int engines, int beats_per_cycle, int cycles_per_beat, int write_latency)
+      : packed_(std::size_t(engines), 0), bpc_(beats_per_cycle), cpb_(cycles_per_beat), latency_(write_latency) {}
+
+  // One contact of engine e left its contact queue in clock `now`; `written` says whether it is
+  // within the query's buffer (beyond it, the contact is counted, not written).
+  void contact(int e, bool written, std::uint64_t now) {
+    if (!written) return;
+    if (++packed_[std::size_t(e)] == contract::v2::queue::kContactsPerBeat) {
+      packed_[std::size_t(e)] = 0;
+      send(1, now);
+    }
+  }
+  // Engine e's query ended in clock `now`: its last partial beat and the completion record are
+  // queued; returns the clock in which the completion is visible to the host.
+  std::uint64_t complete(int e, std::uint64_t now) {
+    const int beats = (packed_[std::size_t(e)] > 0 ? 1 : 0) +
+                      contract::v2::queue::kCompletionBytes / contract::v2::queue::kBeatBytes;
+    packed_[std::size_t(e)] = 0;
+    return send(beats, now) + std::uint64_t(latency_);
+  }
+  std::uint32_t max_backlog() const { return max_backlog_; }  // beats queued and not yet sent, at most
+  std::uint64_t busy_cycles = 0;
+
+ private:
+  // Beats queued in clock `now` start in `now + 1` at the earliest; returns the clock of the last.
+  std::uint64_t send(int beats, std::uint64_t now) {
+    const std::uint64_t begin = std::max(now + 1, last_);
+    const std::uint64_t backlog_clocks = begin - (now + 1);
+    max_backlog_ = std::max<std::uint32_t>(
+        max_backlog_, std::uint32_t((backlog_clocks * std::uint64_t(bpc_) + std::uint64_t(cpb_) - 1) / std::uint64_t(cpb_)) +
+                          std::uint32_t(beats));
+    const std::uint64_t clocks = (std::uint64_t(beats) * std::uint64_t(cpb_) + std::uint64_t(bpc_) - 1) / std::uint64_t(bpc_);
+    last_ = begin + clocks;
+    busy_cycles += clocks;
+    return last_ - 1;
+  }
+
+  std::vector<int> packed_;
+  int bpc_, cpb_, latency_;
+  std::uint64_t last_ = 0;  // first clock the channel is free
+  std::uint32_t max_backlog_ = 0;
+};
+
+}  // namespace kdopcd::model
