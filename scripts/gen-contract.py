@@ -245,7 +245,7 @@ class Contract:
         c = self.c
         o = ["#pragma once", f"// {self.banner()}", "//"]
         o += [f"// {line}" for line in c["cpp_comment"]]
-        o += ["#include <array>", "#include <cstdint>", "#include <string_view>", "#include <vector>", ""]
+        o += ["#include <algorithm>", "#include <array>", "#include <cstdint>", "#include <string_view>", "#include <vector>", ""]
         if self.uses_formats():
             o += ['#include "kdopcd_contract/formats.hpp"', ""]
         o += [
@@ -340,9 +340,12 @@ class Contract:
             o.append("// to their widths (two's complement for signed ones).")
             o.append(f"inline std::vector<std::uint32_t> pack(const {n}& e, {sig}) {{")
             o.append(f"  std::vector<std::uint32_t> words(std::size_t(({snake(lay['name'])}_bits({', '.join(largs)}) + 31) / 32), 0);")
-            o.append("  auto put = [&](std::uint64_t value, int lsb, int width) {")
-            o.append("    for (int b = 0; b < width && b < 64; ++b)")
-            o.append("      if ((value >> b) & 1) words[std::size_t((lsb + b) / 32)] |= 1u << ((lsb + b) % 32);")
+            o.append("  auto put = [&](std::uint64_t value, int lsb, int width) {  // a word's worth of bits at a time")
+            o.append("    for (int b = 0; b < width && b < 64;) {")
+            o.append("      const int shift = (lsb + b) % 32, take = std::min(32 - shift, std::min(width, 64) - b);")
+            o.append("      words[std::size_t((lsb + b) / 32)] |= std::uint32_t(((value >> b) & ((std::uint64_t(1) << take) - 1)) << shift);")
+            o.append("      b += take;")
+            o.append("    }")
             o.append("  };")
             for f, width, lsb in terms:
                 name = f"{snake(lay['name'])}_{snake(f['name'])}"
@@ -360,8 +363,11 @@ class Contract:
             o.append(f"inline {n} unpack_{snake(lay['name'])}(const std::vector<std::uint32_t>& words, {sig}) {{")
             o.append("  auto get = [&](int lsb, int width, bool is_signed) {")
             o.append("    std::uint64_t v = 0;")
-            o.append("    for (int b = 0; b < width && b < 64; ++b)")
-            o.append("      if ((words[std::size_t((lsb + b) / 32)] >> ((lsb + b) % 32)) & 1) v |= std::uint64_t(1) << b;")
+            o.append("    for (int b = 0; b < width && b < 64;) {")
+            o.append("      const int shift = (lsb + b) % 32, take = std::min(32 - shift, std::min(width, 64) - b);")
+            o.append("      v |= ((std::uint64_t(words[std::size_t((lsb + b) / 32)]) >> shift) & ((std::uint64_t(1) << take) - 1)) << b;")
+            o.append("      b += take;")
+            o.append("    }")
             o.append("    if (is_signed && width < 64 && ((v >> (width - 1)) & 1)) v |= ~std::uint64_t(0) << width;")
             o.append("    return v;")
             o.append("  };")

@@ -39,4 +39,19 @@ set +e
 set -e
 [ "$rc1" -eq 2 ] && grep -q -- "--pipelines" "$tmp/wrong.out" || { cat "$tmp/wrong.out" >&2; exit 1; }
 [ "$rc2" -eq 2 ] && grep -q -- "--tri-ii" "$tmp/wrong2.out" || { cat "$tmp/wrong2.out" >&2; exit 1; }
-echo "model-cli-check: kdop sim (paper and v2) equals kdop collide --backend fixed; overflow and option errors reported"
+# The command queue: the same pairs, an end-to-end line per pose and the batch's rate; its options
+# without it, and a contact buffer too small, are reported (exit 2 and 4).
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --axes 12 --host pcie-gen3x16 --engines 2 --host-setup-ns 1500 \
+  --pairs "$tmp/queue.pairs" --json "$tmp/queue.json" > "$tmp/queue.out"
+cmp "$tmp/collide.pairs" "$tmp/queue.pairs"
+[ "$(grep -c "pose known -> contacts in host memory" "$tmp/queue.out")" -eq 4 ] || { cat "$tmp/queue.out" >&2; exit 1; }
+grep -q "queries/s" "$tmp/queue.out"
+jq -e 'all(.poses[]; .completion_cycle > .end_cycle and .end_cycle >= .start_cycle and .start_cycle > .doorbell_cycle)' \
+  "$tmp/queue.json" >/dev/null
+set +e
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --host-setup-ns 100 > "$tmp/wrong3.out" 2>&1; rc3=$?
+"$kdop" sim "$mesh" "$second" --poses "$tmp/poses.txt" --host zynq-coherent --contact-capacity 1 > "$tmp/cap.out" 2>&1; rc4=$?
+set -e
+[ "$rc3" -eq 2 ] && grep -q -- "--host-setup-ns" "$tmp/wrong3.out" || { cat "$tmp/wrong3.out" >&2; exit 1; }
+[ "$rc4" -eq 4 ] && grep -q -- "--contact-capacity" "$tmp/cap.out" || { cat "$tmp/cap.out" >&2; exit 1; }
+echo "model-cli-check: kdop sim (paper and v2, registers and command queue) equals kdop collide --backend fixed; overflow and option errors reported"

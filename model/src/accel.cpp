@@ -61,6 +61,8 @@ const char* to_string(TreeMemory memory) { return memory == TreeMemory::OnChip ?
 
 ModelParams paper_params() { return ModelParams{}; }
 
+int descriptor_buffers(const ModelParams& p) { return p.descriptor_buffers > 0 ? p.descriptor_buffers : p.engines + 2; }
+
 ModelParams v2_params() {
   // The v2 default is the RTL v2 top's: one definition, the accelerator contract.
   namespace c2 = contract::v2;
@@ -105,6 +107,7 @@ void require_v2_params(const ModelParams& p, int k, const std::string& engine) {
   need(p.contact_queue == d.contact_queue, std::to_string(d.contact_queue) + " contact-queue entries (--contact-queue)");
   need(p.stack_depth <= c2::kPendingDepth, std::to_string(c2::kPendingDepth) + " pending entries at most (--stack-depth)");
   need(p.engines == 1, "one engine (--engines 1)");
+  need(p.host_path == HostPath::Registers, "the register path only (--host registers): its command queue is not built");
 }
 
 void validate(const ModelParams& p) {
@@ -144,7 +147,7 @@ void validate(const ModelParams& p) {
                      ".vcd (got '" + p.trace_path + "')");
   if (!(std::isfinite(p.clock_mhz) && p.clock_mhz >= 1.0 && p.clock_mhz <= 5000.0))
     throw InputError("model: clock must lie in 1..5000 MHz (got " + std::to_string(p.clock_mhz) + ")");
-  range(p.descriptor_buffers, 1, 64, "descriptor buffers");
+  range(p.descriptor_buffers, 0, 64, "descriptor buffers (0 = engines + 2)");
   range(p.contact_capacity, 1, 1ll << 31, "contact capacity");
   if (!(std::isfinite(p.host_setup_ns) && p.host_setup_ns >= 0 && p.host_setup_ns <= 1e9))
     throw InputError("model: host set-up must lie in 0..1e9 ns (got " + std::to_string(p.host_setup_ns) + ")");
@@ -153,7 +156,7 @@ void validate(const ModelParams& p) {
     // Each engine sends at most one contact per triangle start (every triangle_ii clocks), packed
     // kContactsPerBeat to a beat: the write channel keeps up with all engines when its rate covers that.
     const HostClocks c = host_clocks(p.host, p.clock_mhz);
-    if (std::int64_t(c.beats_per_cycle) * contract::v2::queue::kContactsPerBeat * p.triangle_ii <
+    if (std::int64_t(c.beats_per_cycle) * contract::v2::kContactsPerBeat * p.triangle_ii <
         std::int64_t(c.cycles_per_beat) * p.engines)
       throw InputError("model: the " + p.host.name + " link cannot take the contacts of " + std::to_string(p.engines) +
                        " engines at triangle II " + std::to_string(p.triangle_ii));

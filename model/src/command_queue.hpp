@@ -1,12 +1,15 @@
 #pragma once
 // The v2 accelerator's command-queue front end (docs/model-v2.md, "End to end"), two blocks:
-//  * DescriptorFetch: the doorbell, the ring's head, and the DMA reads of descriptors into a few
-//    descriptor buffers ahead of the engines;
+//  * DescriptorFetch: the doorbell, the ring's head, and the DMA reads of descriptors into the
+//    descriptor buffers; a buffer holds its query from the fetch to the completion, so the
+//    engines read their query's fields from it (the RTL's double-buffered query registers);
 //  * WriteBack: the DMA write channel that carries each engine's contacts, packed into 64-byte
 //    beats, and each query's completion record to host memory.
-// Per clock t (V2Accelerator::tick): the fetch's memory delivers, a descriptor whose doorbell
-// arrived by t - 1 is requested (accepted by the memory from t + 1), an idle engine takes a
-// descriptor that was in by t - 1, the engines tick, their contacts go to the write channel.
+// Per clock t (V2Accelerator::tick, docs/model-v2.md "End to end"): the fetch's memory delivers,
+// a descriptor whose doorbell arrived by t - 1 is requested (accepted by the memory from t + 1),
+// the lowest idle engine takes one descriptor that was in by t - 1 (START in t, its root popped in
+// t + 1), the engines tick, their contacts go to the write channel, and an engine whose DONE came
+// in t - 1 queues its last partial beat and its completion record.
 // The descriptor and completion layouts are kdopcd_contract/command_queue.hpp's.
 #include <algorithm>
 #include <cstdint>
@@ -47,9 +50,9 @@ class DescriptorFetch {
       fetched_.push_back(std::move(f));
     }
     // The head register sees a doorbell from the clock after it arrived.
-    if (!rung_.empty() && rung_.front().doorbell < now && requested_.size() + fetched_.size() < buffers_) {
+    if (!rung_.empty() && rung_.front().doorbell < now && requested_.size() + fetched_.size() + held_ < buffers_) {
       const std::uint64_t slot = std::uint64_t(rung_.front().index) % kRingSlots;
-      memory_.queue_record(RecordKind::NodeFirst, slot * contract::v2::queue::kSlotBytes, beats_,
+      memory_.queue_record(RecordKind::NodeFirst, slot * std::uint64_t(contract::v2::kSlotBytes), beats_,
                            rung_.front().index, now);
       requested_.push_back(std::move(rung_.front()));
       rung_.pop_front();
@@ -57,20 +60,25 @@ class DescriptorFetch {
   }
 
   bool ready(std::uint64_t now) const { return !fetched_.empty() && fetched_.front().ready <= now; }
+  // An engine takes the oldest descriptor; its buffer stays held until release() (the query's
+  // completion record is queued, in the clock after its DONE).
   Fetched take() {
     Fetched f = std::move(fetched_.front());
     fetched_.pop_front();
+    ++held_;
     return f;
   }
+  void release() { --held_; }
   std::size_t rung() const { return rung_.size(); }  // doorbells not yet requested
-  bool idle() const { return rung_.empty() && requested_.empty() && fetched_.empty(); }
+  bool idle() const { return rung_.empty() && requested_.empty() && fetched_.empty() && held_ == 0; }
   std::uint64_t busy_cycles() const { return memory_.busy_cycles; }
 
-  static constexpr std::uint64_t kRingSlots = 1024;
+  static constexpr std::uint64_t kRingSlots = std::uint64_t(contract::v2::kRingSlots);
 
  private:
   AxiReadMemory memory_;
   std::size_t buffers_;
+  std::size_t held_ = 0;  // taken by an engine, not yet released
   int beats_;
   std::deque<Fetched> rung_, requested_, fetched_;
   std::vector<MemBurst> delivered_;
@@ -88,18 +96,18 @@ class WriteBack {
   // within the query's buffer (beyond it, the contact is counted, not written).
   void contact(int e, bool written, std::uint64_t now) {
     if (!written) return;
-    if (++packed_[std::size_t(e)] == contract::v2::queue::kContactsPerBeat) {
+    if (++packed_[std::size_t(e)] == contract::v2::kContactsPerBeat) {
       packed_[std::size_t(e)] = 0;
       send(1, now);
     }
   }
-  // Engine e's query ended in clock `now`: its last partial beat and the completion record are
-  // queued; returns the clock in which the completion is visible to the host.
+  // In clock `now` (the clock after engine e's DONE) its last partial beat of contacts and its
+  // completion record are queued, as a burst each; returns the clock in which the completion is
+  // visible to the host.
   std::uint64_t complete(int e, std::uint64_t now) {
-    const int beats = (packed_[std::size_t(e)] > 0 ? 1 : 0) +
-                      contract::v2::queue::kCompletionBytes / contract::v2::queue::kBeatBytes;
+    if (packed_[std::size_t(e)] > 0) send(1, now);
     packed_[std::size_t(e)] = 0;
-    return send(beats, now) + std::uint64_t(latency_);
+    return send(contract::v2::queue::kCompletionBytes / contract::v2::queue::kBeatBytes, now) + std::uint64_t(latency_);
   }
   std::uint32_t max_backlog() const { return max_backlog_; }  // beats queued and not yet sent, at most
   std::uint64_t busy_cycles = 0;

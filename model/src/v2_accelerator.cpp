@@ -12,7 +12,7 @@ AxiMemoryConfig dma_config(const ModelParams& p) {
   const HostClocks c = host_clocks(p.host, p.clock_mhz);
   // The DMA port's reads: 512-bit beats, one burst per descriptor (it never crosses 4 KiB), as
   // many outstanding as there are descriptor buffers.
-  return AxiMemoryConfig{8 * queue::kBeatBytes, c.read_latency, 256, p.descriptor_buffers, c.beats_per_cycle,
+  return AxiMemoryConfig{8 * queue::kBeatBytes, c.read_latency, 256, descriptor_buffers(p), c.beats_per_cycle,
                          c.cycles_per_beat};
 }
 
@@ -42,7 +42,7 @@ V2Accelerator::V2Accelerator(const V2Config& config)
     engines_.push_back(std::make_unique<V2Engine>(cfg_, e, &memory_, caches_));
   if (queue_path()) {
     const HostClocks c = host_clocks(cfg_.params.host, cfg_.params.clock_mhz);
-    fetch_ = std::make_unique<DescriptorFetch>(dma_config(cfg_.params), cfg_.params.descriptor_buffers,
+    fetch_ = std::make_unique<DescriptorFetch>(dma_config(cfg_.params), descriptor_buffers(cfg_.params),
                                                queue::descriptor_beats(cfg_.k));
     write_back_ = std::make_unique<WriteBack>(cfg_.params.engines, c.beats_per_cycle, c.cycles_per_beat,
                                               c.write_latency);
@@ -99,23 +99,32 @@ void V2Accelerator::finish_query(std::size_t e, Slot& slot) {
   o.stats.mem_busy_cycles = memory_.busy_cycles;
   o.stats.start_cycle = eng.start_cycle();
   o.stats.end_cycle = eng.end_cycle();
-  if (queue_path()) {
-    o.stats.doorbell_cycle = slot.doorbell;
-    o.stats.descriptor_cycle = slot.descriptor_ready;
-    o.stats.completion_cycle = write_back_->complete(int(e), cycle_);
-    o.stats.max_write_backlog = write_back_->max_backlog();
-    queue::Completion& c = o.completion;
-    c.tag = slot.descriptor.tag;
-    c.contacts = std::uint32_t(o.stats.contacts);
-    c.done = true;
-    c.overflow = o.stats.stack_overflow;
-    c.contact_overflow = o.stats.contacts > slot.descriptor.contact_capacity;
-    o.stats.contact_overflow = c.contact_overflow;
-  }
   pair_tests_done_ += o.stats.pair_tests;
   if (eng.error()) signals_.error = true;
-  finished_.push_back(std::move(o));
   slot.running = false;
+  if (!queue_path()) {
+    finished_.push_back(std::move(o));
+    return;
+  }
+  o.stats.doorbell_cycle = slot.doorbell;
+  o.stats.descriptor_cycle = slot.descriptor_ready;
+  queue::Completion& c = o.completion;
+  c.tag = slot.descriptor.tag;
+  c.contacts = std::uint32_t(o.stats.contacts);
+  c.done = true;
+  c.overflow = o.stats.stack_overflow;
+  c.contact_overflow = o.stats.contacts > slot.descriptor.contact_capacity;
+  o.stats.contact_overflow = c.contact_overflow;
+  slot.completing = std::move(o);
+}
+
+void V2Accelerator::send_completion(std::size_t e, Slot& slot) {
+  QueryOutcome& o = *slot.completing;
+  o.stats.completion_cycle = write_back_->complete(int(e), cycle_);
+  o.stats.max_write_backlog = write_back_->max_backlog();
+  finished_.push_back(std::move(o));
+  slot.completing.reset();
+  fetch_->release();
 }
 
 void V2Accelerator::tick() {
@@ -131,15 +140,24 @@ void V2Accelerator::tick() {
     }
   }
   if (queue_path()) fetch_->tick(cycle_);
-  bool any = false;
+  bool any = false, dispatched = false;
   for (std::size_t e = 0; e < engines_.size(); ++e) {
     V2Engine& eng = *engines_[e];
     Slot& slot = slots_[e];
-    if (!slot.running && take_next(slot)) {
+    if (slot.completing) send_completion(e, slot);  // the clock after DONE
+    if (!slot.running && !queue_path() && take_next(slot)) {
+      // Registers: the engine pops the root in the clock it takes the query.
       slot.running = true;
+      slot.first_pop = cycle_;
       eng.start(&slot.registers, cycle_);
+    } else if (!slot.running && queue_path() && !dispatched && take_next(slot)) {
+      // Queue: one descriptor per clock to the lowest idle engine; START now, the root next clock.
+      dispatched = true;
+      slot.running = true;
+      slot.first_pop = cycle_ + 1;
+      eng.start(&slot.registers, cycle_ + 1);
     }
-    if (!slot.running) continue;
+    if (!slot.running || cycle_ < slot.first_pop) continue;
     eng.tick(cycle_);
     if (eng.out().out_valid) {
       if (!signals_.contact_valid) {
@@ -150,8 +168,8 @@ void V2Accelerator::tick() {
     }
     if (e == 0) signals_.stack_depth = std::uint32_t(eng.pending());
     if (!eng.busy()) finish_query(e, slot);
-    any |= slot.running;
   }
+  for (const Slot& slot : slots_) any |= slot.running || slot.completing.has_value();
   signals_.pair_tests = pair_tests_done_;
   const bool waiting = queue_path() ? !fetch_->idle() : !queue_.empty();
   if (!any && input_closed_ && !waiting) {

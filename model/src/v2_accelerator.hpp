@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -68,11 +69,14 @@ class V2Accelerator final : public ClockedCore {
     // Queue path:
     contract::v2::queue::Descriptor descriptor;
     std::uint64_t doorbell = 0, descriptor_ready = 0;
+    std::uint64_t first_pop = 0;  // START came the clock before
     std::uint32_t contacts_sent = 0;
+    std::optional<QueryOutcome> completing;  // DONE came: its record is queued in the next clock
   };
   bool queue_path() const { return cfg_.params.host_path == HostPath::Queue; }
   bool take_next(Slot& slot);  // the next query, if one is ready in this clock
   void finish_query(std::size_t e, Slot& slot);
+  void send_completion(std::size_t e, Slot& slot);
   V2Config cfg_;
   AxiReadMemory memory_;
   NodeCache caches_[2];

@@ -25,6 +25,9 @@ package kdopcd_v2_pkg;
   localparam int DEFAULT_TRI_QUEUE = 128;  // leaf pairs waiting for the triangle unit, at most
   localparam int DEFAULT_CONTACT_QUEUE = 64;  // contacts waiting for the output stream, at most
   localparam int DEFAULT_BURST_MAX = 16;  // beats per AXI read burst of the loader, at most
+  localparam int DEFAULT_DMA_W = 512;  // AXI4 data width of the command queue's DMA ports (descriptor reads, contact and completion writes)
+  localparam int DEFAULT_DESC_BUFFERS = 3;  // descriptor buffers: each holds a query from its fetch to its completion (one runs, the others are fetched ahead)
+  localparam int DEFAULT_RING_SLOTS = 1024;  // slots of the descriptor ring in host memory (a power of two)
 
   function automatic int clog2(input int x);
     clog2 = 0;
@@ -75,6 +78,30 @@ package kdopcd_v2_pkg;
   // bits of an entry of T'
   function automatic int trans_w(input int V, input int M);
     trans_w = V + M + 4;
+  endfunction
+  // bytes of a ring slot: descriptor i is at QUEUE_BASE + SLOT_BYTES (i mod RING_SLOTS), never across 4 KiB
+  function automatic int slot_bytes();
+    slot_bytes = 1024;
+  endfunction
+  // 64-bit words of a descriptor: 16 header words, then 3 per axis entry
+  function automatic int desc_words(input int K);
+    desc_words = 16 + 3 * K;
+  endfunction
+  // DMA beats of a descriptor
+  function automatic int desc_beats(input int K, input int DMA_W);
+    desc_beats = (8 * (16 + 3 * K) + DMA_W / 8 - 1) / (DMA_W / 8);
+  endfunction
+  // 64-bit words of a completion record: tag, status, the counters
+  function automatic int cpl_words();
+    cpl_words = 16;
+  endfunction
+  // DMA beats of a completion record
+  function automatic int cpl_beats(input int DMA_W);
+    cpl_beats = (8 * 16) / (DMA_W / 8);
+  endfunction
+  // contacts {second, first} per DMA beat
+  function automatic int contacts_per_beat(input int DMA_W);
+    contacts_per_beat = DMA_W / 64;
   endfunction
 
   // ---- CONFIG0: read-only: the SAT's formats
@@ -142,6 +169,18 @@ package kdopcd_v2_pkg;
     logic [7:0] axes;  // axes n per pair test: 0 or K (both mean K)
   } query_t;
 
+  // ---- CONFIG5: read-only: the command queue
+  typedef struct packed {
+    logic [7:0] reserved;  // reads 0, writes ignored
+    logic [7:0] dma_bytes;  // DMA_W / 8
+    logic [7:0] ring_aw;  // clog2(RING_SLOTS)
+    logic [7:0] desc_buffers;  // DESC_BUFFERS
+  } config5_t;
+  // The constant value of CONFIG5 for these parameters.
+  function automatic logic [31:0] config5_value(input int DMA_W, input int DESC_BUFFERS, input int RING_SLOTS);
+    config5_value = {8'd0, 8'(DMA_W / 8), 8'(clog2(RING_SLOTS)), 8'(DESC_BUFFERS)};
+  endfunction
+
   // ---- register map (byte offsets)
   localparam logic [11:0] REG_ID = 12'h000;  // ro: ID_VALUE
   localparam logic [11:0] REG_CONFIG0 = 12'h004;  // ro: the CONFIG0 word
@@ -163,6 +202,11 @@ package kdopcd_v2_pkg;
   localparam logic [11:0] REG_A_TRIS = 12'h08C;  // rw: triangle records of the first tree (LOAD)
   localparam logic [11:0] REG_B_NODES = 12'h090;  // rw: node records of the second tree (LOAD)
   localparam logic [11:0] REG_B_TRIS = 12'h094;  // rw: triangle records of the second tree (LOAD)
+  localparam logic [11:0] REG_QUEUE_BASE = 12'h098;  // rw: the descriptor ring in host memory (64 bits, low word first; SLOT_BYTES-aligned)
+  localparam logic [11:0] REG_DOORBELL = 12'h0A0;  // rw: descriptors the host has written since the queue was reset (the ring's tail, modulo 2^32)
+  localparam logic [11:0] REG_QUEUE_HEAD = 12'h0A4;  // ro: descriptors fetched
+  localparam logic [11:0] REG_QUEUE_DONE = 12'h0A8;  // ro: completion records written
+  localparam logic [11:0] REG_CONFIG5 = 12'h0AC;  // ro: the CONFIG5 word
   localparam logic [11:0] REG_COUNTERS = 12'h100;  // ro: counter i at 0x100 + 8 i (64 bits, low word first)
   localparam logic [11:0] REG_AXIS_TABLE = 12'h400;  // wo: axis entry a at 0x400 + 64 a (formats.json AXIS_ENTRY, low word first), taken at START
   localparam logic [31:0] ID_VALUE = 32'h4B440602;

@@ -70,6 +70,7 @@ struct SimArgs {
   std::string rtl_blocks;  // systemc: the blocks run as verilated RTL (cosim::parse_rtl_blocks)
   std::string arch = "v2";
   std::string tree_memory = "onchip";
+  std::string host = "registers";  // v2: registers, or the command queue over a host interface
   double clock_mhz = 0;  // 0 = the architecture's clock (paper 100 MHz, v2 250 MHz)
   bool stalls = false;
   std::uint64_t seed = 1;
@@ -218,6 +219,7 @@ nlohmann::json print_v2_resources(const model::ModelParams& p, int k, const DopT
 // input error (every option given does something).
 struct EngineOptions {
   const CLI::Option *rtl_blocks, *stalls, *seed, *trace_depth, *trace, *tri_latency;
+  std::vector<const CLI::Option*> queue;  // the command queue's options (--host other than registers)
 };
 
 void check_engine_options(const SimArgs& args, const SimEngineInfo& engine, const EngineOptions& o) {
@@ -310,6 +312,11 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
   if (systemc && p.arch != model::Architecture::V2)
     throw InputError("--engine systemc is the v2 engine's signal-level build (--arch v2)");
   p.clock_mhz = args.clock_mhz > 0 ? args.clock_mhz : (p.arch == model::Architecture::V2 ? 250.0 : 100.0);
+  p.host_path = args.host == "registers" ? model::HostPath::Registers : model::HostPath::Queue;
+  if (p.host_path == model::HostPath::Queue) p.host = model::host_interface(args.host);
+  for (const CLI::Option* o : engine_options.queue)
+    if (o->count() > 0 && p.host_path != model::HostPath::Queue)
+      throw InputError(o->get_name() + " belongs to the command queue (--host pcie-gen3x16 or zynq-coherent)");
   if (p.arch == model::Architecture::V2 && engine_options.tri_latency->count() == 0)
     p.triangle_latency = model::v2_params().triangle_latency;  // the RTL v2 unit's (the contract's TRI_LAT)
   p.rule = parse_descent_rule(args.rule);
@@ -354,6 +361,13 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
                                  p.bus_width, p.mem_latency)
                    : std::string(),
                p.triangle_ii, p.triangle_latency, p.triangle_queue, p.contact_queue, p.clock_mhz);
+    if (p.host_path == model::HostPath::Queue) {
+      const model::HostClocks c = model::host_clocks(p.host, p.clock_mhz);
+      fmt::print("       host: command queue over {} (doorbell {} clk, DMA read latency {} clk, write visible after {} clk, "
+                 "link {}/{} 64-byte beats per clk), host set-up {} ns per query, {} descriptor buffers\n",
+                 p.host.name, c.doorbell, c.read_latency, c.write_latency, c.beats_per_cycle, c.cycles_per_beat,
+                 p.host_setup_ns, model::descriptor_buffers(p));
+    }
     resources = print_v2_resources(p, args.k, first_tree, second_tree);
   } else {
     fmt::print("{} (arch paper): k = {}, n = {}, rule = {}, b,c,z = {},{},{}, v = {}, P = {}, continue-axes = {}, stack = {}\n",
@@ -399,6 +413,9 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
        {"beats_per_cycle", p.beats_per_cycle}, {"cycles_per_beat", p.cycles_per_beat}, {"clock_mhz", p.clock_mhz}});
   print_table_header();
   bool all_equal = true, any_error = false;
+  std::uint64_t batch_first_write = ~std::uint64_t(0), batch_last_completion = 0;  // the command queue's batch
+  std::size_t queue_queries = 0;
+  bool contact_overflow = false;
   std::uint64_t total_cycles = 0;
   double total_sim = 0;
   // One pose's result, whichever engine gave it: the table row, the comparisons, the outputs.
@@ -447,6 +464,23 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
                s.cycles, accel_us, p.clock_mhz, s.axis_tests_issued, s.axis_tests_cancelled, s.axis_tests_continued,
                s.mem_beats, beat_split, s.pipeline_utilization, s.stall_cycles,
                s.sim_seconds > 0 ? double(s.cycles) / s.sim_seconds / 1e6 : 0.0);
+    if (p.host_path == model::HostPath::Queue) {
+      // The query's own path from its doorbell write (arrival - doorbell clocks) to its completion.
+      const model::HostClocks c = model::host_clocks(p.host, p.clock_mhz);
+      const std::uint64_t written = s.doorbell_cycle - std::uint64_t(c.doorbell);
+      const double us = 1.0 / p.clock_mhz;
+      const double device_us = double(s.completion_cycle - written) * us;
+      fmt::print("      end to end: set-up {:.2f} us (host, measured), doorbell + descriptor {:.2f} us, queue wait {:.2f} us, "
+                 "traversal {:.2f} us, write-back {:.2f} us: pose known -> contacts in host memory {:.2f} us{}\n",
+                 s.setup_seconds * 1e6, double(s.descriptor_cycle - written) * us,
+                 double(s.start_cycle - s.descriptor_cycle) * us, double(s.cycles) * us,
+                 double(s.completion_cycle - s.end_cycle) * us, s.setup_seconds * 1e6 + device_us,
+                 s.contact_overflow ? "; ERROR: more contacts than the buffer holds" : "");
+      contact_overflow |= s.contact_overflow;
+      ++queue_queries;
+      batch_first_write = std::min(batch_first_write, written);
+      batch_last_completion = std::max(batch_last_completion, s.completion_cycle);
+    }
     if (s.stack_overflow) {
       any_error = true;
       fmt::print("      ERROR: DOP-pair stack overflow ({} of {} entries): the contact set is incomplete\n",
@@ -475,6 +509,14 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
     row["stack_overflow"] = s.stack_overflow;
     row["sim_seconds"] = s.sim_seconds;
     row["setup_seconds"] = s.setup_seconds;
+    if (p.host_path == model::HostPath::Queue) {
+      row["doorbell_cycle"] = s.doorbell_cycle;
+      row["descriptor_cycle"] = s.descriptor_cycle;
+      row["start_cycle"] = s.start_cycle;
+      row["end_cycle"] = s.end_cycle;
+      row["completion_cycle"] = s.completion_cycle;
+      row["contact_overflow"] = s.contact_overflow;
+    }
     if (args.compare) {
       TraversalOptions o;
       o.axes = p.axes;
@@ -533,8 +575,18 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
   fmt::print("simulated {} cycles in {:.3f} s: {:.2f} Mcycles/s; all poses {:.2f} us at {} MHz\n", total_cycles,
              total_sim, total_sim > 0 ? double(total_cycles) / total_sim / 1e6 : 0.0,
              double(total_cycles) / p.clock_mhz, p.clock_mhz);
+  if (batch_last_completion > 0) {
+    const double batch_us = double(batch_last_completion - batch_first_write) / p.clock_mhz;
+    fmt::print("command queue: {} queries from the first doorbell write to the last completion in {:.2f} us: {:.0f} "
+               "queries/s\n",
+               queue_queries, batch_us, batch_us > 0 ? double(queue_queries) / batch_us * 1e6 : 0.0);
+  }
   pairs.close();
   json.close({{"batch_cycles", total_cycles}});
+  if (contact_overflow && !any_error)
+    throw OverflowError(fmt::format("a query found more contacts than its buffer holds ({}): the buffer has the "
+                                    "first ones; raise --contact-capacity",
+                                    p.contact_capacity));
   if (any_error)
     throw OverflowError(fmt::format("the accelerator's {} overflowed ({} entries): contact sets are incomplete; raise "
                                     "--stack-depth",
@@ -625,6 +677,23 @@ void add_sim_command(CLI::App& app) {
   opts->v2.push_back(cmd->add_option("--engines", p.engines, "v2: traversal engines (poses simulated at once)")
                          ->check(CLI::Range(1, 64))
                          ->capture_default_str());
+  opts->v2.push_back(cmd->add_option("--host", args->host,
+                                     "v2: how queries reach the engines: registers (START to DONE), or the command "
+                                     "queue over pcie-gen3x16 or zynq-coherent (end to end, docs/model-v2.md)")
+                         ->check(CLI::IsMember({"registers", "pcie-gen3x16", "zynq-coherent"}))
+                         ->capture_default_str());
+  cmd->add_option("--host-setup-ns", p.host_setup_ns,
+                  "queue: the host's set-up per query on one core: descriptor i is written at (i + 1) times it "
+                  "(0 = all written before the first doorbell)")
+      ->check(finite_range(0.0, 1e9))
+      ->capture_default_str();
+  cmd->add_option("--descriptor-buffers", p.descriptor_buffers,
+                  "queue: descriptor buffers, each holding a query from its fetch to its completion (0 = engines + 2)")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
+  cmd->add_option("--contact-capacity", p.contact_capacity, "queue: contacts each query's buffer holds")
+      ->check(CLI::Range(1u, 1u << 31))
+      ->capture_default_str();
   cmd->add_option("--clock-mhz", args->clock_mhz, "accelerator clock for times (default: paper 100, v2 250)")
       ->check(finite_range(1.0, 5000.0));
   cmd->add_option("--trace", p.trace_path,
@@ -648,7 +717,9 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "rtl: seed of the random stalls")->capture_default_str();
   const EngineOptions engine_options{cmd->get_option("--rtl-blocks"), cmd->get_option("--stalls"),
                                      cmd->get_option("--seed"),       cmd->get_option("--trace-depth"),
-                                     cmd->get_option("--trace"),      cmd->get_option("--tri-latency")};
+                                     cmd->get_option("--trace"),      cmd->get_option("--tri-latency"),
+                                     {cmd->get_option("--host-setup-ns"), cmd->get_option("--descriptor-buffers"),
+                                      cmd->get_option("--contact-capacity")}};
   cmd->callback([args, opts, engine_options] {
     run_sim(*args, *opts, engine_options);
   });

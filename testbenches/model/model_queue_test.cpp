@@ -93,9 +93,10 @@ TEST(ModelQueue, QueuePathGivesTheRegisterPathsAnswers) {
 // One separated pose on an idle accelerator, clock by clock from the interface's costs: the
 // doorbell arrives in clock D; the head register sees it in D + 1 and requests the descriptor,
 // which the DMA port accepts in D + 2; its beats come read_latency later at the link's rate; the
-// registers take it the clock after the last beat and an engine starts there; the query takes
-// 1 + RAM_LAT + SAT_LAT clocks; in the clock after DONE the two beats of the completion record
-// start, and the record is visible write_latency after the last.
+// registers hold it the clock after the last beat, START comes in that clock and the root is
+// popped in the next; the query takes 1 + RAM_LAT + SAT_LAT clocks; the completion record is
+// queued in the clock after DONE, its two beats start the clock after, and it is visible
+// write_latency after the last.
 TEST(ModelQueue, SeparatedPoseEndToEndByContract) {
   const Scene& sc = cow_scene();
   for (const std::string host : model::host_interface_names()) {
@@ -112,11 +113,11 @@ TEST(ModelQueue, SeparatedPoseEndToEndByContract) {
     EXPECT_EQ(m.stats.doorbell_cycle, D);
     const std::uint64_t last_beat = D + 2 + std::uint64_t(c.read_latency) + link_clocks(queue::descriptor_beats(24));
     EXPECT_EQ(m.stats.descriptor_cycle, last_beat + 1);
-    EXPECT_EQ(m.stats.start_cycle, last_beat + 1);
+    EXPECT_EQ(m.stats.start_cycle, last_beat + 2);
     EXPECT_EQ(m.stats.cycles, 1u + std::uint64_t(p.ram_latency) + std::uint64_t(model::kWideSatLatency));
     const std::uint64_t completion_beats = queue::kCompletionBytes / queue::kBeatBytes;
     EXPECT_EQ(m.stats.completion_cycle,
-              m.stats.end_cycle + link_clocks(completion_beats) + std::uint64_t(c.write_latency));
+              m.stats.end_cycle + 1 + link_clocks(completion_beats) + std::uint64_t(c.write_latency));
   }
 }
 
@@ -158,7 +159,7 @@ TEST(ModelQueue, BadQueueParametersAreInputErrors) {
   p.triangle_ii = 1;  // 3 engines' contacts at one per clock each outrun a 16-byte port
   expect_bad(p);
   p = queue_params("pcie-gen3x16", 1);
-  p.descriptor_buffers = 0;
+  p.descriptor_buffers = -1;
   expect_bad(p);
   p = queue_params("pcie-gen3x16", 1);
   p.host_setup_ns = -1;

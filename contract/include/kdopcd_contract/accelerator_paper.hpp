@@ -4,6 +4,7 @@
 // The paper accelerator's contract (docs/accelerator.md), the C++ half of rtl/common/kdopcd_pkg.sv:
 // top parameters (the defaults of kdopcd_top and of model::ModelParams{}), the SAT pipeline's latency,
 // the register map, CONTROL/STATUS bits, the CONFIG and QUERY words and the counters in register order.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>

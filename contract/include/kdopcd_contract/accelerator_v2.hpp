@@ -5,6 +5,7 @@
 // top parameters (the defaults of kdopcd_v2_top and of model::v2_params()), derived widths and
 // latencies, the register map, CONTROL/STATUS bits, the CONFIG and QUERY words and the counters
 // in register order.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -39,6 +40,9 @@ inline constexpr int kTriLat = 23;  // triangle unit latency: records in -> verd
 inline constexpr int kTriQueue = 128;  // leaf pairs waiting for the triangle unit, at most
 inline constexpr int kContactQueue = 64;  // contacts waiting for the output stream, at most
 inline constexpr int kBurstMax = 16;  // beats per AXI read burst of the loader, at most
+inline constexpr int kDmaW = 512;  // AXI4 data width of the command queue's DMA ports (descriptor reads, contact and completion writes)
+inline constexpr int kDescBuffers = 3;  // descriptor buffers: each holds a query from its fetch to its completion (one runs, the others are fetched ahead)
+inline constexpr int kRingSlots = 1024;  // slots of the descriptor ring in host memory (a power of two)
 
 // Derived values, as functions of the parameters they depend on; k... = at the defaults.
 // one SAT lane: selection, products (DSP M and P registers), three adder levels, sign
@@ -74,6 +78,24 @@ inline constexpr int kRotW = rot_w(kM);
 // bits of an entry of T'
 constexpr int trans_w(int V, int M) { return V + M + 4; }
 inline constexpr int kTransW = trans_w(kV, kM);
+// bytes of a ring slot: descriptor i is at QUEUE_BASE + SLOT_BYTES (i mod RING_SLOTS), never across 4 KiB
+constexpr int slot_bytes() { return 1024; }
+inline constexpr int kSlotBytes = slot_bytes();
+// 64-bit words of a descriptor: 16 header words, then 3 per axis entry
+constexpr int desc_words(int K) { return 16 + 3 * K; }
+inline constexpr int kDescWords = desc_words(kK);
+// DMA beats of a descriptor
+constexpr int desc_beats(int K, int DMA_W) { return (8 * (16 + 3 * K) + DMA_W / 8 - 1) / (DMA_W / 8); }
+inline constexpr int kDescBeats = desc_beats(kK, kDmaW);
+// 64-bit words of a completion record: tag, status, the counters
+constexpr int cpl_words() { return 16; }
+inline constexpr int kCplWords = cpl_words();
+// DMA beats of a completion record
+constexpr int cpl_beats(int DMA_W) { return (8 * 16) / (DMA_W / 8); }
+inline constexpr int kCplBeats = cpl_beats(kDmaW);
+// contacts {second, first} per DMA beat
+constexpr int contacts_per_beat(int DMA_W) { return DMA_W / 64; }
+inline constexpr int kContactsPerBeat = contacts_per_beat(kDmaW);
 
 // CONFIG0: read-only: the SAT's formats
 struct Config0 {
@@ -213,6 +235,29 @@ constexpr Query unpack_query(std::uint32_t word) {
 // Whether every field fits its width (pack loses nothing).
 constexpr bool fits(const Query& w) { return (std::uint64_t(w.axes) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.rule) & ~((std::uint64_t(1) << 2) - 1)) == 0; }
 
+// CONFIG5: read-only: the command queue
+struct Config5 {
+  std::uint32_t desc_buffers = 0;  // [8 bits] DESC_BUFFERS
+  std::uint32_t ring_aw = 0;  // [8 bits] clog2(RING_SLOTS)
+  std::uint32_t dma_bytes = 0;  // [8 bits] DMA_W / 8
+  friend constexpr bool operator==(const Config5&, const Config5&) = default;
+};
+// The word's bits; fields wider than their width are cut (see fits).
+constexpr std::uint32_t pack(const Config5& w) {
+  return std::uint32_t(((std::uint64_t(w.desc_buffers) & ((std::uint64_t(1) << 8) - 1)) << 0) | ((std::uint64_t(w.ring_aw) & ((std::uint64_t(1) << 8) - 1)) << 8) | ((std::uint64_t(w.dma_bytes) & ((std::uint64_t(1) << 8) - 1)) << 16));
+}
+constexpr Config5 unpack_config5(std::uint32_t word) {
+  Config5 w;
+  w.desc_buffers = std::uint32_t((word >> 0) & ((std::uint64_t(1) << 8) - 1));
+  w.ring_aw = std::uint32_t((word >> 8) & ((std::uint64_t(1) << 8) - 1));
+  w.dma_bytes = std::uint32_t((word >> 16) & ((std::uint64_t(1) << 8) - 1));
+  return w;
+}
+// Whether every field fits its width (pack loses nothing).
+constexpr bool fits(const Config5& w) { return (std::uint64_t(w.desc_buffers) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.ring_aw) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.dma_bytes) & ~((std::uint64_t(1) << 8) - 1)) == 0; }
+// The constant value of CONFIG5 for these parameters (what the hardware reads back).
+constexpr Config5 config5_value(int DMA_W, int DESC_BUFFERS, int RING_SLOTS) { return Config5{std::uint32_t(DESC_BUFFERS), std::uint32_t(clog2(RING_SLOTS)), std::uint32_t(DMA_W / 8)}; }
+
 // Register map (byte offsets).
 namespace reg {
 inline constexpr std::uint32_t kId = 0x000;  // ro: ID_VALUE
@@ -235,6 +280,11 @@ inline constexpr std::uint32_t kANodes = 0x088;  // rw: node records of the firs
 inline constexpr std::uint32_t kATris = 0x08C;  // rw: triangle records of the first tree (LOAD)
 inline constexpr std::uint32_t kBNodes = 0x090;  // rw: node records of the second tree (LOAD)
 inline constexpr std::uint32_t kBTris = 0x094;  // rw: triangle records of the second tree (LOAD)
+inline constexpr std::uint32_t kQueueBase = 0x098;  // rw: the descriptor ring in host memory (64 bits, low word first; SLOT_BYTES-aligned)
+inline constexpr std::uint32_t kDoorbell = 0x0A0;  // rw: descriptors the host has written since the queue was reset (the ring's tail, modulo 2^32)
+inline constexpr std::uint32_t kQueueHead = 0x0A4;  // ro: descriptors fetched
+inline constexpr std::uint32_t kQueueDone = 0x0A8;  // ro: completion records written
+inline constexpr std::uint32_t kConfig5 = 0x0AC;  // ro: the CONFIG5 word
 inline constexpr std::uint32_t kCounters = 0x100;  // ro: counter i at 0x100 + 8 i (64 bits, low word first)
 inline constexpr std::uint32_t kAxisTable = 0x400;  // wo: axis entry a at 0x400 + 64 a (formats.json AXIS_ENTRY, low word first), taken at START
 inline constexpr std::uint32_t kIdValue = 0x4B440602;

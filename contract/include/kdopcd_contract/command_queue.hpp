@@ -2,13 +2,12 @@
 // The v2 accelerator's command queue in host memory (docs/accelerator-v2.md, "Command queue"):
 // the layout of a query descriptor, which the host writes into a ring and the accelerator fetches
 // by DMA, and of the completion record the accelerator writes back after a query's contacts.
-// Every word is 64 bits, little endian, word i at byte 8 i. The widths come from the generated
-// v2 contract (accelerator_v2.hpp) and the axis-entry layout from formats.hpp, so this header
-// adds word positions only. It is hand-written (not generated from the JSON) while the SystemC
-// model and the host driver are its only users; it moves into contract/accelerator_v2.json with
-// the RTL command queue.
+// Every word is 64 bits, little endian, word i at byte 8 i. The sizes (DESC_WORDS, CPL_WORDS,
+// DMA_W, SLOT_BYTES, RING_SLOTS) are the generated v2 contract's (accelerator_v2.hpp, from
+// contract/accelerator_v2.json) and the axis-entry layout is formats.hpp's; this header adds the
+// word positions inside a descriptor and a completion record, and their pack/unpack.
 //
-// Descriptor (descriptor_bytes(K) bytes, in a ring slot of kSlotBytes):
+// Descriptor (descriptor_bytes(K) bytes, in a ring slot of kSlotBytes, the DESC_WORDS of the contract):
 //   word 0        TAG: the host's cookie, copied into the completion record
 //   word 1        [31:0] the QUERY word, [55:32] PENDING_LIMIT (0 = PENDING_DEPTH)
 //   word 2        CONTACT_BASE: byte address of the contact buffer (kBeatBytes-aligned)
@@ -37,20 +36,20 @@
 
 namespace kdopcd::contract::v2::queue {
 
-inline constexpr int kBeatBytes = 64;         // the DMA port: 512-bit beats
-inline constexpr int kSlotBytes = 1024;       // ring slot: a descriptor never crosses 4 KiB
+inline constexpr int kBeatBytes = kDmaW / 8;  // the DMA port's beat
 inline constexpr int kHeaderWords = 16;
 inline constexpr int kWordsPerAxisEntry = 3;  // AXIS_ENTRY fits 192 bits (static_assert below)
-inline constexpr int kCompletionWords = 16;
+inline constexpr int kCompletionWords = kCplWords;
 inline constexpr int kCompletionBytes = 8 * kCompletionWords;
 inline constexpr int kContactBytes = 8;
-inline constexpr int kContactsPerBeat = kBeatBytes / kContactBytes;
+static_assert(kContactsPerBeat * kContactBytes == kBeatBytes, "contacts fill a beat");
 static_assert(2 + kNumCounters <= kCompletionWords, "the completion record holds every counter");
 static_assert(format::axis_entry_bits(kK, kC, kZ) <= 64 * kWordsPerAxisEntry, "an axis entry fits its words");
+static_assert(desc_words(1) == kHeaderWords + kWordsPerAxisEntry, "the contract's DESC_WORDS is this layout's");
 
-constexpr int descriptor_words(int K) { return kHeaderWords + kWordsPerAxisEntry * K; }
+constexpr int descriptor_words(int K) { return desc_words(K); }
 constexpr int descriptor_bytes(int K) { return 8 * descriptor_words(K); }
-constexpr int descriptor_beats(int K) { return (descriptor_bytes(K) + kBeatBytes - 1) / kBeatBytes; }
+constexpr int descriptor_beats(int K) { return desc_beats(K, kDmaW); }
 static_assert(descriptor_bytes(kK) <= kSlotBytes, "a descriptor fits its ring slot");
 static_assert(kRotW <= 32 && kTransW <= 64, "M' entries fit half a word, T' entries a word");
 
@@ -87,6 +86,13 @@ struct Completion {
 };
 
 namespace detail {
+// Writes the low `width` bits of v at bit `lsb` of the 64-bit words w (which start zero).
+inline void deposit(std::uint64_t* w, std::uint64_t v, int lsb, int width) {
+  if (width < 64) v &= (std::uint64_t(1) << width) - 1;
+  const int i = lsb / 64, shift = lsb % 64;
+  w[i] |= v << shift;
+  if (shift + width > 64) w[i + 1] |= v >> (64 - shift);
+}
 inline std::int64_t sign_extend(std::uint64_t v, int bits) {
   if (bits < 64 && ((v >> (bits - 1)) & 1)) v |= ~std::uint64_t(0) << bits;
   return std::int64_t(v);
@@ -96,11 +102,40 @@ inline std::uint64_t low_bits(std::int64_t v, int bits) {
 }
 }  // namespace detail
 
-// The descriptor's words (descriptor_words(K) of them) for k-DOPs of order K and the widths
-// (C, Z) of the axis table, (ROT_W, TRANS_W) of the triangle unit's pose.
-inline std::vector<std::uint64_t> pack(const Descriptor& d, int K, int C, int Z, int rot_w, int trans_w) {
-  if (int(d.axes.size()) != K) throw std::invalid_argument("descriptor: the axis table needs K entries");
-  std::vector<std::uint64_t> w(std::size_t(descriptor_words(K)), 0);
+// The AXIS_ENTRY field positions of formats.json for one (K, C, Z), computed once per descriptor
+// rather than once per field: the host's hot path writes K entries per query.
+struct AxisEntryLayout {
+  int pa_lsb[3], pb_lsb[3], ja_lsb[3], jb_lsb[3], p_lsb;
+  int pa_bits, pb_bits, j_bits, p_bits;
+  AxisEntryLayout(int K, int C, int Z) {
+    using namespace format;
+    for (int i = 0; i < 3; ++i) {
+      pa_lsb[i] = axis_entry_pa_lsb(C, i);
+      pb_lsb[i] = axis_entry_pb_lsb(C, i);
+      ja_lsb[i] = axis_entry_ja_lsb(K, C, Z, i);
+      jb_lsb[i] = axis_entry_jb_lsb(K, C, Z, i);
+    }
+    p_lsb = axis_entry_p_lsb(C);
+    pa_bits = axis_entry_pa_bits(C);
+    pb_bits = axis_entry_pb_bits(C);
+    j_bits = axis_entry_ja_bits(K);
+    p_bits = axis_entry_p_bits(Z);
+  }
+};
+
+// Axis entry e into the kWordsPerAxisEntry words at w (which start zero), a shift per field.
+inline void deposit_axis_entry(std::uint64_t* w, const format::AxisEntry& e, const AxisEntryLayout& l) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    detail::deposit(w, std::uint64_t(e.pa[i]), l.pa_lsb[i], l.pa_bits);
+    detail::deposit(w, std::uint64_t(e.pb[i]), l.pb_lsb[i], l.pb_bits);
+    detail::deposit(w, e.ja[i], l.ja_lsb[i], l.j_bits);
+    detail::deposit(w, e.jb[i], l.jb_lsb[i], l.j_bits);
+  }
+  detail::deposit(w, std::uint64_t(e.p), l.p_lsb, l.p_bits);
+}
+
+// The descriptor's header words (0 .. kHeaderWords - 1 of w, which start zero); d.axes is not read.
+inline void write_header(std::span<std::uint64_t> w, const Descriptor& d, int rot_w, int trans_w) {
   w[kTag] = d.tag;
   w[kQueryWord] = std::uint64_t(pack(d.query)) | (std::uint64_t(d.pending_limit & 0xFFFFFFu) << 32);
   w[kContactBase] = d.contact_base;
@@ -109,11 +144,17 @@ inline std::vector<std::uint64_t> pack(const Descriptor& d, int K, int C, int Z,
   for (std::size_t e = 0; e < 9; ++e)
     w[kRot + e / 2] |= (detail::low_bits(d.rot[e], rot_w) & 0xFFFFFFFFu) << (32 * (e % 2));
   for (std::size_t i = 0; i < 3; ++i) w[std::size_t(kTrans) + i] = detail::low_bits(d.trans[i], trans_w);
-  for (std::size_t a = 0; a < d.axes.size(); ++a) {
-    const std::vector<std::uint32_t> words = format::pack(d.axes[a], K, C, Z);
-    for (std::size_t i = 0; i < words.size(); ++i)
-      w[std::size_t(kAxes) + kWordsPerAxisEntry * a + i / 2] |= std::uint64_t(words[i]) << (32 * (i % 2));
-  }
+}
+
+// The descriptor's words (descriptor_words(K) of them) for k-DOPs of order K and the widths
+// (C, Z) of the axis table, (ROT_W, TRANS_W) of the triangle unit's pose.
+inline std::vector<std::uint64_t> pack(const Descriptor& d, int K, int C, int Z, int rot_w, int trans_w) {
+  if (int(d.axes.size()) != K) throw std::invalid_argument("descriptor: the axis table needs K entries");
+  std::vector<std::uint64_t> w(std::size_t(descriptor_words(K)), 0);
+  write_header(w, d, rot_w, trans_w);
+  const AxisEntryLayout layout(K, C, Z);
+  for (std::size_t a = 0; a < d.axes.size(); ++a)
+    deposit_axis_entry(&w[std::size_t(kAxes) + kWordsPerAxisEntry * a], d.axes[a], layout);
   return w;
 }
 

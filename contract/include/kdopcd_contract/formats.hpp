@@ -4,6 +4,7 @@
 // Bit layouts shared by both accelerators and the software (docs/formats.md, docs/accelerator.md),
 // the C++ half of rtl/common/kdopcd_format_pkg.sv: the descent-rule codes, the node record's link
 // word and the axis-table entry, with pack/unpack functions.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -75,9 +76,12 @@ struct AxisEntry {
 // to their widths (two's complement for signed ones).
 inline std::vector<std::uint32_t> pack(const AxisEntry& e, int K, int C, int Z) {
   std::vector<std::uint32_t> words(std::size_t((axis_entry_bits(K, C, Z) + 31) / 32), 0);
-  auto put = [&](std::uint64_t value, int lsb, int width) {
-    for (int b = 0; b < width && b < 64; ++b)
-      if ((value >> b) & 1) words[std::size_t((lsb + b) / 32)] |= 1u << ((lsb + b) % 32);
+  auto put = [&](std::uint64_t value, int lsb, int width) {  // a word's worth of bits at a time
+    for (int b = 0; b < width && b < 64;) {
+      const int shift = (lsb + b) % 32, take = std::min(32 - shift, std::min(width, 64) - b);
+      words[std::size_t((lsb + b) / 32)] |= std::uint32_t(((value >> b) & ((std::uint64_t(1) << take) - 1)) << shift);
+      b += take;
+    }
   };
   for (int i = 0; i < 3; ++i) put(std::uint64_t(e.pa[std::size_t(i)]), axis_entry_pa_lsb(C, i), axis_entry_pa_bits(C));
   for (int i = 0; i < 3; ++i) put(std::uint64_t(e.pb[std::size_t(i)]), axis_entry_pb_lsb(C, i), axis_entry_pb_bits(C));
@@ -90,8 +94,11 @@ inline std::vector<std::uint32_t> pack(const AxisEntry& e, int K, int C, int Z) 
 inline AxisEntry unpack_axis_entry(const std::vector<std::uint32_t>& words, int K, int C, int Z) {
   auto get = [&](int lsb, int width, bool is_signed) {
     std::uint64_t v = 0;
-    for (int b = 0; b < width && b < 64; ++b)
-      if ((words[std::size_t((lsb + b) / 32)] >> ((lsb + b) % 32)) & 1) v |= std::uint64_t(1) << b;
+    for (int b = 0; b < width && b < 64;) {
+      const int shift = (lsb + b) % 32, take = std::min(32 - shift, std::min(width, 64) - b);
+      v |= ((std::uint64_t(words[std::size_t((lsb + b) / 32)]) >> shift) & ((std::uint64_t(1) << take) - 1)) << b;
+      b += take;
+    }
     if (is_signed && width < 64 && ((v >> (width - 1)) & 1)) v |= ~std::uint64_t(0) << width;
     return v;
   };

@@ -85,7 +85,7 @@ struct QueueTargets {
 
 inline std::vector<std::uint64_t> make_descriptor(const QueryProgram& q, const QueueTargets& t) {
   namespace queue = kdopcd::contract::v2::queue;
-  queue::Descriptor d;
+  queue::Descriptor d;  // the header; the axis entries go straight into their words
   d.tag = t.tag;
   d.query.rule = rule_code(q.rule);
   d.pending_limit = q.pending_limit;
@@ -95,9 +95,15 @@ inline std::vector<std::uint64_t> make_descriptor(const QueryProgram& q, const Q
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) d.rot[3 * i + j] = (*q.M)[i][j];
   for (std::size_t i = 0; i < 3; ++i) d.trans[i] = (*q.T)[i];
-  for (const QuantizedAxis& ax : *q.axes) d.axes.push_back(axis_entry(ax));
-  return queue::pack(d, q.k, q.fixed.c, q.fixed.z, kdopcd::contract::v2::rot_w(q.rotation_bits),
-                     kdopcd::contract::v2::trans_w(q.vertex_bits, q.rotation_bits));
+  if (int(q.axes->size()) != q.k) throw std::invalid_argument("descriptor: the axis table needs k entries");
+  std::vector<std::uint64_t> w(std::size_t(queue::descriptor_words(q.k)), 0);
+  queue::write_header(w, d, kdopcd::contract::v2::rot_w(q.rotation_bits),
+                      kdopcd::contract::v2::trans_w(q.vertex_bits, q.rotation_bits));
+  const queue::AxisEntryLayout layout(q.k, q.fixed.c, q.fixed.z);
+  for (std::size_t a = 0; a < q.axes->size(); ++a)
+    queue::deposit_axis_entry(&w[std::size_t(queue::kAxes) + queue::kWordsPerAxisEntry * a], axis_entry((*q.axes)[a]),
+                              layout);
+  return w;
 }
 
 // The counter block, in register order.

@@ -80,7 +80,8 @@ struct ModelParams {
   HostInterface host = host_interface("pcie-gen3x16");  // Queue: the platform's interface costs
   double host_setup_ns = 0;         // Queue: the host's set-up per query, on one core: descriptor i is
                                     // written (and its doorbell rung) at (i + 1) host_setup_ns
-  int descriptor_buffers = 2;       // Queue: descriptors fetched (or being fetched) ahead of the engines
+  int descriptor_buffers = 0;       // Queue: descriptor buffers, each holding a query from its fetch to its
+                                    // completion; 0 = engines + 2 (the contract's DESC_BUFFERS at one engine)
   std::uint32_t contact_capacity = 1u << 20;  // Queue: contacts each query's buffer holds
   // Reporting.
   double clock_mhz = 100.0;         // accelerator clock, for times only
@@ -89,6 +90,7 @@ struct ModelParams {
 };
 
 ModelParams paper_params();  // == ModelParams{}
+int descriptor_buffers(const ModelParams& params);  // descriptor_buffers, or engines + 2 for 0
 ModelParams v2_params();     // the chosen v2 default (docs/model-v2.md), clock 250 MHz
 
 // The engines built with the contract's parameters (the verilated v2 top, the signal-level
