@@ -63,6 +63,9 @@ MODULES=(
   # It is synthesized hierarchically ("hier", see synth below): flattened before mapping it needs
   # more than 24 GB in Yosys 0.23's technology mapping (killed at 23.7 GB resident).
   "kdopcd_v2_top|kdopcd_v2_top|v2/filelist.f|-set NODE_AW 14 -set TRI_AW 13|hier"
+  # The v2 top with two engines fed by the command queue (docs/synthesis.md, "Engines"); not in
+  # the default set: a run of the one-engine top takes 20-50 minutes, this one about twice that.
+  "kdopcd_v2_top_e2|kdopcd_v2_top|v2/filelist.f|-set NODE_AW 14 -set TRI_AW 13 -set ENGINES 2 -set DESC_BUFFERS 4|hier,manual"
 )
 
 # ---------------------------------------------------------------- parts

@@ -13,7 +13,7 @@ done
 # The v2 top (rtl/v2/filelist.f): the contract's defaults, a small synthesis-sized configuration,
 # and other queue/latency shapes.
 for g in "" "-GNODE_AW=13 -GTRI_AW=12" "-GPAIRS_IN_FLIGHT=4 -GTRI_II=1 -GRAM_LAT=1 -GTRI_QUEUE=2 -GCONTACT_QUEUE=1" \
-         "-GW=128 -GPENDING_DEPTH=64 -GTRI_II=16 -GTRI_LAT=30 -GRAM_LAT=3"; do
+         "-GW=128 -GPENDING_DEPTH=64 -GTRI_II=16 -GTRI_LAT=30 -GRAM_LAT=3 -GDMA_W=256 -GDESC_BUFFERS=2"; do
   # shellcheck disable=SC2086
   verilator --lint-only -Wall --assert --top-module kdopcd_v2_top -F "$rtl/v2/filelist.f" -F "$rtl/verif/filelist.f" \
     "$rtl/verif/kdopcd_v2_top_checkers.sv" "$rtl"/common/*.vlt "$rtl"/v2/*.vlt "$rtl"/verif/*.vlt $g

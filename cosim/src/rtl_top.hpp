@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cosim_top.hpp"
+#include "kdopcd_contract/accelerator_v2.hpp"
 
 namespace kdopcd::cosim {
 
@@ -63,6 +64,15 @@ class RtlTop : public sc_core::sc_module, public CosimTop {
   sc_core::sc_signal<std::uint32_t> m_araddr_{"m_araddr"}, m_arlen_{"m_arlen"}, m_arsize_{"m_arsize"},
       m_arburst_{"m_arburst"}, m_rresp_{"m_rresp"};
   sc_core::sc_signal<std::uint64_t> m_rdata_{"m_rdata"};
+  // The command queue's DMA master: idle here (co-simulation runs the register path), its inputs
+  // tied off, its outputs bound so that the verilated module elaborates.
+  sc_core::sc_signal<bool> q_arvalid_{"q_arvalid"}, q_arready_{"q_arready"}, q_rvalid_{"q_rvalid"},
+      q_rready_{"q_rready"}, q_rlast_{"q_rlast"}, q_awvalid_{"q_awvalid"}, q_awready_{"q_awready"},
+      q_wvalid_{"q_wvalid"}, q_wready_{"q_wready"}, q_wlast_{"q_wlast"}, q_bvalid_{"q_bvalid"}, q_bready_{"q_bready"};
+  sc_core::sc_signal<std::uint32_t> q_arlen_{"q_arlen"}, q_arsize_{"q_arsize"}, q_arburst_{"q_arburst"},
+      q_rresp_{"q_rresp"}, q_awlen_{"q_awlen"}, q_awsize_{"q_awsize"}, q_awburst_{"q_awburst"}, q_bresp_{"q_bresp"};
+  sc_core::sc_signal<std::uint64_t> q_araddr_{"q_araddr"}, q_awaddr_{"q_awaddr"}, q_wstrb_{"q_wstrb"};
+  sc_core::sc_signal<sc_dt::sc_bv<contract::v2::kDmaW>> q_rdata_{"q_rdata"}, q_wdata_{"q_wdata"};
   // AXI4-Stream and interrupt
   sc_core::sc_signal<bool> tvalid_{"m_axis_tvalid"}, tready_{"m_axis_tready"}, irq_{"irq"};
   sc_core::sc_signal<std::uint64_t> tdata_{"m_axis_tdata"};

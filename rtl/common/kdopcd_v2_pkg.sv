@@ -25,6 +25,7 @@ package kdopcd_v2_pkg;
   localparam int DEFAULT_TRI_QUEUE = 128;  // leaf pairs waiting for the triangle unit, at most
   localparam int DEFAULT_CONTACT_QUEUE = 64;  // contacts waiting for the output stream, at most
   localparam int DEFAULT_BURST_MAX = 16;  // beats per AXI read burst of the loader, at most
+  localparam int DEFAULT_ENGINES = 1;  // traversal engines, each with its own copy of the tree RAMs, SAT unit and triangle unit; the command queue feeds all, the register path engine 0
   localparam int DEFAULT_DMA_W = 512;  // AXI4 data width of the command queue's DMA ports (descriptor reads, contact and completion writes)
   localparam int DEFAULT_DESC_BUFFERS = 3;  // descriptor buffers: each holds a query from its fetch to its completion (one runs, the others are fetched ahead)
   localparam int DEFAULT_RING_SLOTS = 1024;  // slots of the descriptor ring in host memory (a power of two)
@@ -171,14 +172,14 @@ package kdopcd_v2_pkg;
 
   // ---- CONFIG5: read-only: the command queue
   typedef struct packed {
-    logic [7:0] reserved;  // reads 0, writes ignored
+    logic [7:0] engines;  // ENGINES
     logic [7:0] dma_bytes;  // DMA_W / 8
     logic [7:0] ring_aw;  // clog2(RING_SLOTS)
     logic [7:0] desc_buffers;  // DESC_BUFFERS
   } config5_t;
   // The constant value of CONFIG5 for these parameters.
-  function automatic logic [31:0] config5_value(input int DMA_W, input int DESC_BUFFERS, input int RING_SLOTS);
-    config5_value = {8'd0, 8'(DMA_W / 8), 8'(clog2(RING_SLOTS)), 8'(DESC_BUFFERS)};
+  function automatic logic [31:0] config5_value(input int ENGINES, input int DMA_W, input int DESC_BUFFERS, input int RING_SLOTS);
+    config5_value = {8'(ENGINES), 8'(DMA_W / 8), 8'(clog2(RING_SLOTS)), 8'(DESC_BUFFERS)};
   endfunction
 
   // ---- register map (byte offsets)

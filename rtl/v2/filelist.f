@@ -21,4 +21,6 @@ kdopcd_v2_pending.sv
 kdopcd_v2_loader.sv
 kdopcd_v2_regs.sv
 kdopcd_v2_engine.sv
+kdopcd_v2_cmdq.sv
+kdopcd_v2_wdma.sv
 kdopcd_v2_top.sv

@@ -27,6 +27,10 @@ module kdopcd_v2_regs #(
   parameter int TRI_LAT         = kdopcd_v2_pkg::DEFAULT_TRI_LAT,
   parameter int TRI_QUEUE       = kdopcd_v2_pkg::DEFAULT_TRI_QUEUE,
   parameter int CONTACT_QUEUE   = kdopcd_v2_pkg::DEFAULT_CONTACT_QUEUE,
+  parameter int ENGINES         = kdopcd_v2_pkg::DEFAULT_ENGINES,
+  parameter int DMA_W           = kdopcd_v2_pkg::DEFAULT_DMA_W,
+  parameter int DESC_BUFFERS    = kdopcd_v2_pkg::DEFAULT_DESC_BUFFERS,
+  parameter int RING_SLOTS      = kdopcd_v2_pkg::DEFAULT_RING_SLOTS,
   localparam int AXIS_BITS      = kdopcd_format_pkg::axis_entry_bits(K, C, Z),
   localparam int NCNT           = kdopcd_v2_pkg::NUM_COUNTERS
 ) (
@@ -77,6 +81,12 @@ module kdopcd_v2_regs #(
   input  logic                     load_error_i, // with load_done_i
   input  logic                     bus_error_i,  // with load_done_i
   input  logic [NCNT*64-1:0]       counters_i,
+  // the command queue
+  output logic [63:0]              queue_base_o,
+  output logic [31:0]              doorbell_o,
+  input  logic [31:0]              queue_head_i,
+  input  logic [31:0]              queue_done_i,
+  output logic                     loaded_o,     // STATUS.LOADED: the queue may run queries
   output logic                     irq_o
 );
 
@@ -170,8 +180,9 @@ module kdopcd_v2_regs #(
     end
   end
 
-  assign start_o = start_q;
-  assign load_o  = load_q;
+  assign start_o  = start_q;
+  assign load_o   = load_q;
+  assign loaded_o = loaded_q;
   assign irq_o   = done_q;
 
   logic [31:0] status;
@@ -198,6 +209,8 @@ module kdopcd_v2_regs #(
   logic [RotW-1:0]   rot_d [9];
   logic [TransW-1:0] trans_q [3];
   logic [TransW-1:0] trans_d [3];
+  logic [63:0]       qbase_q, qbase_d;   // QUEUE_BASE
+  logic [31:0]       bell_q, bell_d;     // DOORBELL
   logic [31:0]       rot_ext [9];
   logic [63:0]       trans_ext [3];
   logic [9:0]        base_idx [4];
@@ -226,7 +239,12 @@ module kdopcd_v2_regs #(
     for (int r = 0; r < 4; r++) count_d[r] = count_q[r];
     for (int r = 0; r < 9; r++) rot_d[r] = rot_q[r];
     for (int r = 0; r < 3; r++) trans_d[r] = trans_q[r];
+    qbase_d = qbase_q;
+    bell_d  = bell_q;
     if (wr_en) begin
+      if (wr_idx == idx(kdopcd_v2_pkg::REG_QUEUE_BASE))         qbase_d[31:0]  = merge(qbase_q[31:0], s_axil_wdata_i, wr_mask);
+      if (wr_idx == idx(kdopcd_v2_pkg::REG_QUEUE_BASE) + 10'd1) qbase_d[63:32] = merge(qbase_q[63:32], s_axil_wdata_i, wr_mask);
+      if (wr_idx == idx(kdopcd_v2_pkg::REG_DOORBELL))           bell_d = merge(bell_q, s_axil_wdata_i, wr_mask);
       if (wr_idx == idx(kdopcd_v2_pkg::REG_QUERY)) begin
         query_d = merge(query_q, s_axil_wdata_i, wr_mask);
         query_d.reserved = '0;
@@ -259,6 +277,8 @@ module kdopcd_v2_regs #(
       for (int r = 0; r < 4; r++) count_q[r] <= '0;
       for (int r = 0; r < 9; r++) rot_q[r] <= '0;
       for (int r = 0; r < 3; r++) trans_q[r] <= '0;
+      qbase_q <= '0;
+      bell_q  <= '0;
     end else begin
       query_q <= query_d;
       limit_q <= limit_d;
@@ -266,8 +286,12 @@ module kdopcd_v2_regs #(
       for (int r = 0; r < 4; r++) count_q[r] <= count_d[r];
       for (int r = 0; r < 9; r++) rot_q[r] <= rot_d[r];
       for (int r = 0; r < 3; r++) trans_q[r] <= trans_d[r];
+      qbase_q <= qbase_d;
+      bell_q  <= bell_d;
     end
   end
+  assign queue_base_o = qbase_q;
+  assign doorbell_o   = bell_q;
 
   assign rule_o          = query_q.rule;
   assign pending_limit_o = limit_q;
@@ -366,6 +390,13 @@ module kdopcd_v2_regs #(
       if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG3))
         rdata_d = kdopcd_v2_pkg::config3_value(NODE_AW, TRI_AW, PENDING_DEPTH);
       if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG4)) rdata_d = kdopcd_v2_pkg::config4_value(TRI_QUEUE, CONTACT_QUEUE);
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_CONFIG5))
+        rdata_d = kdopcd_v2_pkg::config5_value(ENGINES, DMA_W, DESC_BUFFERS, RING_SLOTS);
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_QUEUE_BASE))         rdata_d = qbase_q[31:0];
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_QUEUE_BASE) + 10'd1) rdata_d = qbase_q[63:32];
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_DOORBELL))           rdata_d = bell_q;
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_QUEUE_HEAD))         rdata_d = queue_head_i;
+      if (rd_idx == idx(kdopcd_v2_pkg::REG_QUEUE_DONE))         rdata_d = queue_done_i;
       if (rd_idx == idx(kdopcd_v2_pkg::REG_STATUS))  rdata_d = status;
       if (rd_idx == idx(kdopcd_v2_pkg::REG_QUERY))   rdata_d = 32'(query_q);
       if (rd_idx == idx(kdopcd_v2_pkg::REG_PENDING_LIMIT)) rdata_d = 32'(limit_q);

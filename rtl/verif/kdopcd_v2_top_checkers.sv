@@ -17,3 +17,12 @@ bind kdopcd_v2_top kdopcd_axi_read_checker #(.W(W), .ADDR_W(ADDR_W), .BURST_MAX(
 bind kdopcd_v2_top kdopcd_axis_checker u_axis_checker (
     .clk_i, .rst_ni, .m_axis_tvalid_o, .m_axis_tready_i, .m_axis_tdata_o
   );
+// The command queue's descriptor reads: the same AXI4 read rules on the DMA port.
+bind kdopcd_v2_top kdopcd_axi_read_checker #(.W(DMA_W), .ADDR_W(64), .BURST_MAX(kdopcd_v2_pkg::desc_beats(K, DMA_W)))
+  u_dma_read_checker (
+    .clk_i, .rst_ni,
+    .m_axi_arvalid_o(m_dma_arvalid_o), .m_axi_arready_i(m_dma_arready_i), .m_axi_araddr_o(m_dma_araddr_o),
+    .m_axi_arlen_o(m_dma_arlen_o), .m_axi_arsize_o(m_dma_arsize_o), .m_axi_arburst_o(m_dma_arburst_o),
+    .m_axi_rvalid_i(m_dma_rvalid_i), .m_axi_rready_o(m_dma_rready_o), .m_axi_rdata_i(m_dma_rdata_i),
+    .m_axi_rresp_i(m_dma_rresp_i), .m_axi_rlast_i(m_dma_rlast_i)
+  );

@@ -276,3 +276,77 @@ TEST(TopV2, BusErrorDuringLoadIsReported) {
 
 }  // namespace
 }  // namespace kdopcd
+
+namespace kdopcd {
+namespace {
+
+// The command queue: the poses of every real scene (each twice) as descriptors through the top's
+// DMA port, against the model's queue path over each host interface: every query's contacts (from
+// its buffer), its completion record (tag, count, flags, every counter) and the clocks of its
+// descriptor's last beat and of its completion record's visibility are the model's.
+TEST(TopV2Queue, CycleExactWithTheModel) {
+  for (const std::string& host : model::host_interface_names()) {
+    for (int s = 0; s < 3; ++s) {
+      const Scene& sc = scene(s);
+      SCOPED_TRACE(sc.name + " over " + host);
+      std::vector<Pose> poses;
+      for (int rep = 0; rep < 2; ++rep)
+        for (const ClassifiedPose& cp : sc.poses) poses.push_back(cp.pose);
+      model::ModelParams mp = model::v2_params();
+      mp.host_path = model::HostPath::Queue;
+      mp.host = model::host_interface(host);
+      mp.contact_capacity = 4096;
+      const model::BatchResult m = model::simulate_batch(*sc.first, *sc.second, poses, mp);
+      const model::HostClocks c = model::host_clocks(mp.host, mp.clock_mhz);
+      const std::vector<rtl::V2QueueResult> r = rtl::simulate_v2_queue(
+          *sc.first, *sc.second, poses, top_params(mp),
+          rtl::V2QueueLink{c.read_latency, c.write_latency, c.beats_per_cycle, c.cycles_per_beat}, mp.contact_capacity);
+      ASSERT_EQ(r.size(), poses.size());
+      // The model's first descriptor read is accepted two clocks after its doorbell arrived.
+      const std::uint64_t origin = m.queries[0].stats.doorbell_cycle + 2;
+      for (std::size_t i = 0; i < poses.size(); ++i) {
+        SCOPED_TRACE("query " + std::to_string(i));
+        const model::ModelStats& ms = m.queries[i].stats;
+        const c2::queue::Completion& cpl = r[i].completion;
+        EXPECT_EQ(r[i].contacts, m.queries[i].contacts);
+        EXPECT_EQ(cpl.tag, i);
+        EXPECT_TRUE(cpl.done);
+        EXPECT_FALSE(cpl.overflow);
+        EXPECT_FALSE(cpl.contact_overflow);
+        EXPECT_EQ(cpl.contacts, m.queries[i].contacts.size());
+        rtl::V2TopResult as_registers;
+        as_registers.counters = cpl.counters;
+        expect_counters_equal(as_registers, ms);
+        EXPECT_EQ(r[i].descriptor_last_beat, ms.descriptor_cycle - 1 - origin);
+        EXPECT_EQ(r[i].completion_visible, ms.completion_cycle - origin);
+      }
+    }
+  }
+}
+
+// A contact buffer smaller than the query's contacts: the first ones are written, the record
+// counts them all and says CONTACT_OVERFLOW; the next batch is whole again.
+TEST(TopV2Queue, ContactsBeyondTheBufferAreFlagged) {
+  const Scene& sc = scene(0);
+  const ClassifiedPose& cp = pose_of(sc, PoseClass::Intersecting);
+  const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed);
+  ASSERT_GT(ref.contacts.size(), 10u);
+  const model::HostClocks c = model::host_clocks(model::host_interface("pcie-gen3x16"), 250.0);
+  const rtl::V2QueueLink link{c.read_latency, c.write_latency, c.beats_per_cycle, c.cycles_per_beat};
+  const rtl::V2TopParams tp = top_params(model::v2_params());
+  const std::vector<rtl::V2QueueResult> small = rtl::simulate_v2_queue(*sc.first, *sc.second, {cp.pose}, tp, link, 10);
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_TRUE(small[0].completion.contact_overflow);
+  EXPECT_EQ(small[0].completion.contacts, ref.contacts.size());
+  ASSERT_EQ(small[0].contacts.size(), 10u);
+  for (const ContactPair& p : small[0].contacts)
+    EXPECT_TRUE(std::binary_search(ref.contacts.begin(), ref.contacts.end(), p));
+  const std::vector<rtl::V2QueueResult> whole = rtl::simulate_v2_queue(*sc.first, *sc.second, {cp.pose}, tp, link, 4096);
+  EXPECT_FALSE(whole[0].completion.contact_overflow);
+  EXPECT_EQ(whole[0].contacts, ref.contacts);
+  // The register path still runs after the queue.
+  EXPECT_EQ(rtl::simulate_v2_top(*sc.first, *sc.second, cp.pose, tp).contacts, ref.contacts);
+}
+
+}  // namespace
+}  // namespace kdopcd

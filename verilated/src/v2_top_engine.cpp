@@ -67,13 +67,84 @@ TraversalStats V2TopResult::traversal() const {
   return t;
 }
 
-V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const Pose& pose, const V2TopParams& p) {
+namespace {
+
+// LOADs the pair unless it is the loaded one (or a load error is to be injected); true if it did.
+bool ensure_loaded(Engine& e, const DopTree& first, const DopTree& second, const V2TopParams& p) {
+  const double s = scene_scale(first, second);
+  const ImageParams ip{p.fixed.b, p.vertex_bits, c2::kW, s};
+  const Engine::Key key{&first, &second, first.mesh().triangle_count(), second.mesh().triangle_count(), p.fixed.b,
+                        p.vertex_bits, s};
+  if (e.has_loaded && e.loaded == key && p.load_error_beat < 0) return false;
+  const CachedImage& a = cached_image(first, ip);
+  const CachedImage& b = cached_image(second, ip);
+  e.has_loaded = false;
+  const driver::v2::LoadResult lr = driver::v2::load_trees(e.h, a.image, a.bytes, b.image, b.bytes);
+  if (lr.load_error) throw InputError("rtl v2 engine: " + lr.error.substr(lr.error.find(": ") + 2));
+  if (lr.bus_error) throw V2LoadBusError("rtl v2 engine: " + lr.error, lr.status, lr.beats);
+  if (!lr.ok) throw std::runtime_error("rtl v2 engine: " + lr.error);
+  e.loaded = key;
+  e.has_loaded = true;
+  e.load_cycles = lr.cycles;
+  e.load_beats = lr.beats;
+  return true;
+}
+
+void check_formats(const DopTree& first, const V2TopParams& p) {
   if (first.k() != c2::kK || p.fixed.b != c2::kB || p.fixed.c != c2::kC || p.fixed.z != c2::kZ ||
       p.vertex_bits != c2::kV || p.rotation_bits != c2::kM)
     throw InputError("rtl v2 engine: the top was verilated for k = " + std::to_string(c2::kK) + ", b,c,z = " +
                      std::to_string(c2::kB) + "," + std::to_string(c2::kC) + "," + std::to_string(c2::kZ) +
                      ", v = " + std::to_string(c2::kV) + ", m = " + std::to_string(c2::kM) +
                      "; the query asks for something else");
+}
+
+}  // namespace
+
+std::vector<V2QueueResult> simulate_v2_queue(const DopTree& first, const DopTree& second, const std::vector<Pose>& poses,
+                                             const V2TopParams& p, const V2QueueLink& link,
+                                             std::uint32_t contact_capacity) {
+  check_formats(first, p);
+  if (link.beats_per_cycle < 1 || link.cycles_per_beat < link.beats_per_cycle || link.read_latency < 0 ||
+      link.write_latency < 0 || contact_capacity == 0)
+    throw InputError("rtl v2 engine: the DMA link needs latencies >= 0, at most a beat per clock, a contact buffer");
+  Engine& e = engine();
+  ensure_loaded(e, first, second, p);
+  e.h.dma.set_link(driver::DmaLinkParams{link.read_latency, link.write_latency, link.beats_per_cycle,
+                                         link.cycles_per_beat});
+  namespace queue = c2::queue;
+  std::vector<driver::v2::QueueQuery> queries;
+  std::uint64_t next_buffer = 0x10000000;
+  for (std::size_t i = 0; i < poses.size(); ++i) {
+    const QuerySetup setup = make_query_setup(first, second, poses[i], p.fixed,
+                                              TriangleFixedParams{p.vertex_bits, p.rotation_bits});
+    if (!setup.triangle_pose.in_range) throw InputError("rtl v2 engine: a queued pose is out of the triangle unit's range");
+    driver::v2::QueryProgram program;
+    program.M = &setup.triangle_pose.M;
+    program.T = &setup.triangle_pose.T;
+    program.axes = &setup.fixed_axes;
+    program.fixed = p.fixed;
+    program.rule = p.rule;
+    program.pending_limit = p.pending_limit;
+    driver::v2::QueueQuery q;
+    q.contact_capacity = contact_capacity;
+    q.contact_base = next_buffer;
+    next_buffer += (std::uint64_t(contact_capacity) * 8 + 4095) / 4096 * 4096;
+    q.completion_base = next_buffer;
+    next_buffer += 4096;
+    q.descriptor = driver::v2::make_descriptor(program, {std::uint64_t(i), q.contact_base, contact_capacity,
+                                                        q.completion_base});
+    queries.push_back(std::move(q));
+  }
+  const std::vector<driver::v2::QueueOutcome> r = driver::v2::run_queue(e.h, queries, 200000000);
+  std::vector<V2QueueResult> out;
+  for (const driver::v2::QueueOutcome& o : r)
+    out.push_back(V2QueueResult{o.completion, o.contacts, o.descriptor_last_beat, o.completion_visible});
+  return out;
+}
+
+V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const Pose& pose, const V2TopParams& p) {
+  check_formats(first, p);
   if (p.mem_latency < 0 || p.stall_probability < 0 || p.stall_probability >= 1)
     throw InputError("rtl v2 engine: memory latency >= 0 and 0 <= stall probability < 1");
   if (p.load_error_resp != int(driver::AxiResp::kSlvErr) && p.load_error_resp != int(driver::AxiResp::kDecErr))
@@ -98,24 +169,7 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
   e.h.sink.set_params(sp);
 
   V2TopResult out;
-  const double s = scene_scale(first, second);
-  const ImageParams ip{p.fixed.b, p.vertex_bits, c2::kW, s};
-  const Engine::Key key{&first, &second, first.mesh().triangle_count(), second.mesh().triangle_count(), p.fixed.b,
-                        p.vertex_bits, s};
-  if (!e.has_loaded || e.loaded != key || p.load_error_beat >= 0) {
-    const CachedImage& a = cached_image(first, ip);
-    const CachedImage& b = cached_image(second, ip);
-    e.has_loaded = false;
-    const driver::v2::LoadResult lr = driver::v2::load_trees(e.h, a.image, a.bytes, b.image, b.bytes);
-    if (lr.load_error) throw InputError("rtl v2 engine: " + lr.error.substr(lr.error.find(": ") + 2));
-    if (lr.bus_error) throw V2LoadBusError("rtl v2 engine: " + lr.error, lr.status, lr.beats);
-    if (!lr.ok) throw std::runtime_error("rtl v2 engine: " + lr.error);
-    e.loaded = key;
-    e.has_loaded = true;
-    e.load_cycles = lr.cycles;
-    e.load_beats = lr.beats;
-    out.loaded_now = true;
-  }
+  out.loaded_now = ensure_loaded(e, first, second, p);
   out.load_cycles = e.load_cycles;
   out.load_beats = e.load_beats;
 

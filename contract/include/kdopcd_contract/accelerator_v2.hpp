@@ -40,6 +40,7 @@ inline constexpr int kTriLat = 23;  // triangle unit latency: records in -> verd
 inline constexpr int kTriQueue = 128;  // leaf pairs waiting for the triangle unit, at most
 inline constexpr int kContactQueue = 64;  // contacts waiting for the output stream, at most
 inline constexpr int kBurstMax = 16;  // beats per AXI read burst of the loader, at most
+inline constexpr int kEngines = 1;  // traversal engines, each with its own copy of the tree RAMs, SAT unit and triangle unit; the command queue feeds all, the register path engine 0
 inline constexpr int kDmaW = 512;  // AXI4 data width of the command queue's DMA ports (descriptor reads, contact and completion writes)
 inline constexpr int kDescBuffers = 3;  // descriptor buffers: each holds a query from its fetch to its completion (one runs, the others are fetched ahead)
 inline constexpr int kRingSlots = 1024;  // slots of the descriptor ring in host memory (a power of two)
@@ -240,23 +241,25 @@ struct Config5 {
   std::uint32_t desc_buffers = 0;  // [8 bits] DESC_BUFFERS
   std::uint32_t ring_aw = 0;  // [8 bits] clog2(RING_SLOTS)
   std::uint32_t dma_bytes = 0;  // [8 bits] DMA_W / 8
+  std::uint32_t engines = 0;  // [8 bits] ENGINES
   friend constexpr bool operator==(const Config5&, const Config5&) = default;
 };
 // The word's bits; fields wider than their width are cut (see fits).
 constexpr std::uint32_t pack(const Config5& w) {
-  return std::uint32_t(((std::uint64_t(w.desc_buffers) & ((std::uint64_t(1) << 8) - 1)) << 0) | ((std::uint64_t(w.ring_aw) & ((std::uint64_t(1) << 8) - 1)) << 8) | ((std::uint64_t(w.dma_bytes) & ((std::uint64_t(1) << 8) - 1)) << 16));
+  return std::uint32_t(((std::uint64_t(w.desc_buffers) & ((std::uint64_t(1) << 8) - 1)) << 0) | ((std::uint64_t(w.ring_aw) & ((std::uint64_t(1) << 8) - 1)) << 8) | ((std::uint64_t(w.dma_bytes) & ((std::uint64_t(1) << 8) - 1)) << 16) | ((std::uint64_t(w.engines) & ((std::uint64_t(1) << 8) - 1)) << 24));
 }
 constexpr Config5 unpack_config5(std::uint32_t word) {
   Config5 w;
   w.desc_buffers = std::uint32_t((word >> 0) & ((std::uint64_t(1) << 8) - 1));
   w.ring_aw = std::uint32_t((word >> 8) & ((std::uint64_t(1) << 8) - 1));
   w.dma_bytes = std::uint32_t((word >> 16) & ((std::uint64_t(1) << 8) - 1));
+  w.engines = std::uint32_t((word >> 24) & ((std::uint64_t(1) << 8) - 1));
   return w;
 }
 // Whether every field fits its width (pack loses nothing).
-constexpr bool fits(const Config5& w) { return (std::uint64_t(w.desc_buffers) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.ring_aw) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.dma_bytes) & ~((std::uint64_t(1) << 8) - 1)) == 0; }
+constexpr bool fits(const Config5& w) { return (std::uint64_t(w.desc_buffers) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.ring_aw) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.dma_bytes) & ~((std::uint64_t(1) << 8) - 1)) == 0 && (std::uint64_t(w.engines) & ~((std::uint64_t(1) << 8) - 1)) == 0; }
 // The constant value of CONFIG5 for these parameters (what the hardware reads back).
-constexpr Config5 config5_value(int DMA_W, int DESC_BUFFERS, int RING_SLOTS) { return Config5{std::uint32_t(DESC_BUFFERS), std::uint32_t(clog2(RING_SLOTS)), std::uint32_t(DMA_W / 8)}; }
+constexpr Config5 config5_value(int ENGINES, int DMA_W, int DESC_BUFFERS, int RING_SLOTS) { return Config5{std::uint32_t(DESC_BUFFERS), std::uint32_t(clog2(RING_SLOTS)), std::uint32_t(DMA_W / 8), std::uint32_t(ENGINES)}; }
 
 // Register map (byte offsets).
 namespace reg {

@@ -68,6 +68,18 @@ void put_bytes(T& port, const std::uint8_t* bytes, int n) {
   }
 }
 template <class T>
+void get_bytes(const T& port, std::uint8_t* bytes, int n) {
+  if constexpr (std::is_integral_v<T>) {
+    const std::uint64_t v = static_cast<std::uint64_t>(port);
+    std::memcpy(bytes, &v, std::size_t(std::min<int>(n, 8)));
+  } else {
+    for (int w = 0; w * 4 < n; ++w) {
+      const std::uint32_t v = port[w];
+      std::memcpy(bytes + 4 * w, &v, std::size_t(std::min(4, n - 4 * w)));
+    }
+  }
+}
+template <class T>
 std::uint64_t low64(const T& port) {
   if constexpr (std::is_integral_v<T>) {
     return static_cast<std::uint64_t>(port);
@@ -277,6 +289,180 @@ class AxiMemory {
   bool ar_hs_ = false, r_hs_ = false;
   std::uint64_t ar_addr_ = 0;
   int ar_len_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Host memory behind the v2 top's command-queue DMA port (m_dma_*: AXI4 reads and writes of
+// DMA_W-bit beats, 64-bit addresses), with the link timing of the SystemC model's host
+// interface (model/include/kdopcd_model/host_interface.hpp, docs/model-v2.md "End to end"), so
+// that the top and the model can be compared clock for clock:
+//   read:  a burst accepted (AR handshake, always ready) in tick a has its last beat in
+//          d = max(a, previous burst's d) + read_latency + ceil(beats * cpb / bpc), its other
+//          beats in the ticks just before;
+//   write: a burst first offered (AWVALID) in tick c is taken from b = max(c, previous burst's
+//          last beat + 1): its beats in b, b + 1, ... and its last in b + ceil(beats * cpb / bpc) - 1;
+//          it is visible to the host write_latency ticks after its last beat.
+// WREADY of the first offered tick depends on AWVALID of that tick: settle() drives it after the
+// top's outputs settled (the harness evaluates the top again before sampling).
+struct DmaLinkParams {
+  int read_latency = 0, write_latency = 0;
+  int beats_per_cycle = 1, cycles_per_beat = 1;  // the link's rate: bpc / cpb beats per clock (<= 1)
+  std::uint64_t transfer_clocks(int beats) const {
+    return (std::uint64_t(beats) * std::uint64_t(cycles_per_beat) + std::uint64_t(beats_per_cycle) - 1) /
+           std::uint64_t(beats_per_cycle);
+  }
+};
+
+class DmaMemory {
+ public:
+  struct WriteBurst {
+    std::uint64_t address = 0;
+    int beats = 0;
+    std::uint64_t offered = 0, last_beat = 0, visible = 0;
+  };
+  struct ReadBurst {
+    std::uint64_t address = 0;
+    int beats = 0;
+    std::uint64_t accepted = 0, last_beat = 0;
+  };
+
+  explicit DmaMemory(int bus_bytes = 64, DmaLinkParams link = {}) : bus_bytes_(bus_bytes), link_(link) {}
+  void set_link(const DmaLinkParams& link) { link_ = link; }
+  int bus_bytes() const { return bus_bytes_; }
+
+  void write(std::uint64_t address, const std::uint8_t* data, std::size_t n) {
+    if (bytes_.size() < address + n) bytes_.resize(address + n, 0);
+    std::memcpy(bytes_.data() + address, data, n);
+  }
+  void read(std::uint64_t address, std::uint8_t* data, std::size_t n) const {
+    for (std::size_t i = 0; i < n; ++i) data[i] = address + i < bytes_.size() ? bytes_[address + i] : 0;
+  }
+  std::vector<ReadBurst> reads;    // every burst, in order (the log of the test)
+  std::vector<WriteBurst> writes;
+  std::uint64_t protocol_errors = 0;
+
+  template <class T>
+  void drive(T& top, std::uint64_t tick) {
+    top.m_dma_arready_i = 1;
+    top.m_dma_awready_i = 1;
+    top.m_dma_bvalid_i = b_pending_ > 0;
+    top.m_dma_bresp_i = 0;
+    // R: the head burst's next beat when its tick has come
+    r_valid_ = !rq_.empty() && tick >= rq_.front().due(link_, rq_done_);
+    top.m_dma_rvalid_i = r_valid_;
+    std::array<std::uint8_t, 128> beat{};
+    if (r_valid_) {
+      Read& r = rq_.front();
+      read(r.address + std::uint64_t(r.done) * std::uint64_t(bus_bytes_), beat.data(), std::size_t(bus_bytes_));
+      top.m_dma_rlast_i = r.done + 1 == r.beats;
+    } else {
+      top.m_dma_rlast_i = 0;
+    }
+    top.m_dma_rresp_i = 0;
+    detail::put_bytes(top.m_dma_rdata_i, beat.data(), bus_bytes_);
+    top.m_dma_wready_i = w_ready(tick);
+  }
+  // After the top's outputs settled: a burst offered for the first time in this tick is scheduled
+  // now, and its first beat may be taken in this tick.
+  template <class T>
+  bool settle(T& top, std::uint64_t tick) {
+    if (!top.m_dma_awvalid_o || have_w_) return false;
+    have_w_ = true;
+    w_.address = detail::low64(top.m_dma_awaddr_o);
+    w_.beats = int(top.m_dma_awlen_o) + 1;
+    w_.offered = tick;
+    w_begin_ = std::max(tick, w_free_);
+    w_.last_beat = w_begin_ + link_.transfer_clocks(w_.beats) - 1;
+    w_taken_ = 0;
+    if (int(top.m_dma_awsize_o) != clog2(bus_bytes_) || int(top.m_dma_awburst_o) != 1) ++protocol_errors;
+    const bool ready = w_ready(tick);
+    top.m_dma_wready_i = ready;
+    return true;
+  }
+  template <class T>
+  void sample(const T& top, std::uint64_t tick) {
+    ar_hs_ = top.m_dma_arvalid_o;
+    if (ar_hs_) {
+      ar_.address = detail::low64(top.m_dma_araddr_o);
+      ar_.beats = int(top.m_dma_arlen_o) + 1;
+      if (int(top.m_dma_arsize_o) != clog2(bus_bytes_) || int(top.m_dma_arburst_o) != 1) ++protocol_errors;
+    }
+    r_hs_ = r_valid_ && top.m_dma_rready_o;
+    w_hs_ = top.m_dma_wvalid_o && w_ready(tick);
+    if (w_hs_) {
+      if (!have_w_) {
+        ++protocol_errors;  // W without its AW
+      } else {
+        std::array<std::uint8_t, 128> data{};
+        detail::get_bytes(top.m_dma_wdata_o, data.data(), bus_bytes_);
+        const std::uint64_t at = w_.address + std::uint64_t(w_taken_) * std::uint64_t(bus_bytes_);
+        for (int i = 0; i < bus_bytes_; ++i)
+          if (detail::port_bit(top.m_dma_wstrb_o, i)) write(at + std::uint64_t(i), &data[std::size_t(i)], 1);
+        if (bool(top.m_dma_wlast_o) != (w_taken_ + 1 == w_.beats)) ++protocol_errors;
+      }
+    }
+    b_hs_ = b_pending_ > 0 && top.m_dma_bready_o;
+  }
+  void update(std::uint64_t tick) {
+    if (r_hs_) {
+      Read& r = rq_.front();
+      if (++r.done == r.beats) {
+        rq_done_ = r.last;
+        reads.push_back(ReadBurst{r.address, r.beats, r.accepted, tick});
+        rq_.pop_front();
+      }
+    }
+    if (ar_hs_) {
+      Read r;
+      r.address = ar_.address;
+      r.beats = ar_.beats;
+      r.accepted = tick;
+      rq_.push_back(r);
+    }
+    if (w_hs_ && have_w_ && ++w_taken_ == w_.beats) {
+      w_.visible = tick + std::uint64_t(link_.write_latency);
+      writes.push_back(w_);
+      w_free_ = tick + 1;
+      have_w_ = false;
+      ++b_pending_;
+    }
+    if (b_hs_) --b_pending_;
+    ar_hs_ = r_hs_ = w_hs_ = b_hs_ = false;
+  }
+
+ private:
+  struct Read {
+    std::uint64_t address = 0;
+    int beats = 0, done = 0;
+    std::uint64_t accepted = 0, last = 0;
+    bool timed = false;
+    // The tick of beat `done`: the last at max(accepted, previous last) + latency + transfer.
+    std::uint64_t due(const DmaLinkParams& link, std::uint64_t previous_last) {
+      if (!timed) {
+        last = std::max(accepted, previous_last) + std::uint64_t(link.read_latency) + link.transfer_clocks(beats);
+        timed = true;
+      }
+      return last - std::uint64_t(beats - 1 - done);
+    }
+  };
+  bool w_ready(std::uint64_t tick) const {
+    if (!have_w_) return false;
+    const std::uint64_t at = w_taken_ + 1 == w_.beats ? w_.last_beat : w_begin_ + std::uint64_t(w_taken_);
+    return tick == at;
+  }
+
+  int bus_bytes_;
+  DmaLinkParams link_;
+  std::vector<std::uint8_t> bytes_;
+  std::deque<Read> rq_;
+  std::uint64_t rq_done_ = 0;
+  ReadBurst ar_{};
+  bool r_valid_ = false, ar_hs_ = false, r_hs_ = false, w_hs_ = false, b_hs_ = false;
+  bool have_w_ = false;
+  WriteBurst w_{};
+  std::uint64_t w_begin_ = 0, w_free_ = 0;
+  int w_taken_ = 0;
+  int b_pending_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -513,6 +699,7 @@ class Harness {
   static constexpr bool kHasLite = requires(Top& t) { t.s_axil_awvalid_i; };
   static constexpr bool kHasStream = requires(Top& t) { t.m_axis_tvalid_o; };
   static constexpr bool kHasIrq = requires(Top& t) { t.irq_o; };
+  static constexpr bool kHasDma = requires(Top& t) { t.m_dma_arvalid_o; };
 
   // ctx may be null (a C++ stand-in for a verilated class): then simulation time is not advanced.
   Harness(Top& top, VerilatedContext* ctx, HarnessParams params = {})
@@ -528,6 +715,7 @@ class Harness {
   AxiMemory mem;
   AxiLiteMaster lite;
   StreamSink sink;
+  DmaMemory dma;  // the v2 top's command-queue port (idle unless the queue is used)
   // Called after every rising edge with its tick (after the models' update).
   std::function<void(std::uint64_t)> on_edge;
 
@@ -545,18 +733,24 @@ class Harness {
     if constexpr (kHasAxi) mem.drive(top, tick_);
     if constexpr (kHasLite) lite.drive(top, tick_);
     if constexpr (kHasStream) sink.drive(top, tick_);
+    if constexpr (kHasDma) dma.drive(top, tick_);
     top.clk_i = 0;
     top.eval();
+    if constexpr (kHasDma) {
+      if (dma.settle(top, tick_)) top.eval();
+    }
     advance_time();
     if constexpr (kHasAxi) mem.sample(top);
     if constexpr (kHasLite) lite.sample(top);
     if constexpr (kHasStream) sink.sample(top);
+    if constexpr (kHasDma) dma.sample(top, tick_);
     top.clk_i = 1;
     top.eval();
     advance_time();
     if constexpr (kHasAxi) mem.update(tick_);
     if constexpr (kHasLite) lite.update(tick_);
     if constexpr (kHasStream) sink.update(tick_);
+    if constexpr (kHasDma) dma.update(tick_);
     if (on_edge) on_edge(tick_);
     ++tick_;
   }

@@ -14,7 +14,7 @@
 
 namespace kdopcd::driver::v2 {
 
-namespace contract = kdopcd::contract::v2;
+namespace contract = kdopcd::contract::v2;  // contract::queue: the command queue's layouts
 namespace reg2 = kdopcd::contract::v2::reg;
 
 struct QueryParams {
@@ -181,6 +181,82 @@ QueryResult run_query(Harness<Top>& h, const DopTree& first, const DopTree& seco
     if (r.error.empty()) r.error = e.what();
   }
   return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command queue (docs/accelerator-v2.md, "Command queue"): descriptors placed in the ring in
+// the harness's DMA memory, one DOORBELL write for all of them, the clock until every completion
+// record is written; then the records and the contact buffers read back from host memory.
+struct QueueQuery {
+  std::vector<std::uint64_t> descriptor;  // make_descriptor's words (its tag, buffers, capacity)
+  std::uint64_t contact_base = 0, completion_base = 0;
+  std::uint32_t contact_capacity = 0;
+};
+struct QueueOutcome {
+  contract::queue::Completion completion;
+  std::vector<ContactPair> contacts;  // the buffer's, sorted ascending
+  // Ticks from the acceptance of the first descriptor read of the batch:
+  std::uint64_t descriptor_last_beat = 0;  // the descriptor's last beat
+  std::uint64_t completion_visible = 0;    // the completion record visible to the host
+};
+
+// Ring base in the DMA memory (a ring slot never crosses 4 KiB: SLOT_BYTES-aligned slots).
+inline constexpr std::uint64_t kRingBase = 0x100000;
+
+template <class Top>
+std::vector<QueueOutcome> run_queue(Harness<Top>& h, const std::vector<QueueQuery>& queries, std::uint64_t max_cycles) {
+  if (queries.size() > std::size_t(contract::kRingSlots))
+    throw std::invalid_argument("v2 queue: more descriptors than ring slots at once");
+  if (!(h.lite.read(reg2::kStatus) & reg2::kStatusLoaded)) throw std::runtime_error("v2 queue: no trees loaded");
+  const std::uint32_t first = h.lite.read(reg2::kDoorbell);
+  auto slot_address = [&](std::size_t i) {
+    return kRingBase + std::uint64_t((first + std::uint32_t(i)) % std::uint32_t(contract::kRingSlots)) *
+                           std::uint64_t(contract::kSlotBytes);
+  };
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const std::vector<std::uint64_t>& w = queries[i].descriptor;
+    h.dma.write(slot_address(i), reinterpret_cast<const std::uint8_t*>(w.data()), w.size() * 8);
+  }
+  h.lite.write64(reg2::kQueueBase, kRingBase);
+  const std::size_t reads0 = h.dma.reads.size(), writes0 = h.dma.writes.size();
+  h.lite.write(reg2::kDoorbell, first + std::uint32_t(queries.size()));
+  // Wait for every completion record (its burst to its completion base).
+  auto completions_seen = [&] {
+    std::size_t n = 0;
+    for (std::size_t w = writes0; w < h.dma.writes.size(); ++w)
+      for (const QueueQuery& q : queries)
+        if (h.dma.writes[w].address == q.completion_base) ++n;
+    return n;
+  };
+  const std::uint64_t start = h.tick();
+  while (completions_seen() < queries.size()) {
+    if (h.tick() - start > max_cycles)
+      throw std::runtime_error("v2 queue: " + std::to_string(queries.size()) + " completions not written within " +
+                               std::to_string(max_cycles) + " cycles");
+    h.step();
+  }
+  if (h.dma.protocol_errors) throw std::runtime_error("v2 queue: the DMA port broke the AXI protocol");
+  if (h.dma.reads.size() <= reads0) throw std::runtime_error("v2 queue: no descriptor was read");
+  const std::uint64_t origin = h.dma.reads[reads0].accepted;
+  std::vector<QueueOutcome> out(queries.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    QueueOutcome& o = out[i];
+    std::array<std::uint64_t, contract::queue::kCompletionWords> words{};
+    h.dma.read(queries[i].completion_base, reinterpret_cast<std::uint8_t*>(words.data()), sizeof(words));
+    o.completion = contract::queue::unpack_completion(words);
+    const std::uint32_t n = std::min(o.completion.contacts, queries[i].contact_capacity);
+    for (std::uint32_t c = 0; c < n; ++c) {
+      std::uint64_t v = 0;
+      h.dma.read(queries[i].contact_base + 8 * std::uint64_t(c), reinterpret_cast<std::uint8_t*>(&v), 8);
+      o.contacts.push_back(ContactPair{std::uint32_t(v), std::uint32_t(v >> 32)});
+    }
+    std::sort(o.contacts.begin(), o.contacts.end());
+    for (std::size_t r = reads0; r < h.dma.reads.size(); ++r)
+      if (h.dma.reads[r].address == slot_address(i)) o.descriptor_last_beat = h.dma.reads[r].last_beat - origin;
+    for (std::size_t w = writes0; w < h.dma.writes.size(); ++w)
+      if (h.dma.writes[w].address == queries[i].completion_base) o.completion_visible = h.dma.writes[w].visible - origin;
+  }
+  return out;
 }
 
 }  // namespace kdopcd::driver::v2

@@ -15,6 +15,7 @@
 #include "kdopcd/pose.hpp"
 #include "kdopcd/traversal.hpp"
 #include "kdopcd_contract/accelerator_v2.hpp"
+#include "kdopcd_contract/command_queue.hpp"
 
 namespace kdopcd::rtl {
 
@@ -66,6 +67,27 @@ class V2LoadBusError : public std::runtime_error {
 // differ from the verilated top's, V2LoadBusError (a std::runtime_error) when a LOAD's read
 // answered an error, std::runtime_error when the top does not finish (a defect).
 V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const Pose& pose, const V2TopParams& params);
+
+// The command queue (docs/accelerator-v2.md, "Command queue"): the poses as descriptors in the
+// ring, one doorbell, every completion record back. The DMA port's timing is the SystemC model's
+// host interface at these clocks (model::host_clocks), so a batch can be compared with the model's
+// clock for clock.
+struct V2QueueLink {
+  int read_latency = 0, write_latency = 0;
+  int beats_per_cycle = 1, cycles_per_beat = 1;
+};
+struct V2QueueResult {
+  contract::v2::queue::Completion completion;  // tag, status, counters
+  std::vector<ContactPair> contacts;           // from the contact buffer, sorted
+  // Ticks from the acceptance of the batch's first descriptor read:
+  std::uint64_t descriptor_last_beat = 0;
+  std::uint64_t completion_visible = 0;
+};
+// At most RING_SLOTS poses (every pose's triangle pose in range); the trees are LOADed as by
+// simulate_v2_top. Throws as simulate_v2_top does.
+std::vector<V2QueueResult> simulate_v2_queue(const DopTree& first, const DopTree& second, const std::vector<Pose>& poses,
+                                             const V2TopParams& params, const V2QueueLink& link,
+                                             std::uint32_t contact_capacity);
 
 // Opens an FST trace of the v2 top's signals, `depth` levels of hierarchy (0 = all), for every
 // clock from now on; close_v2_trace() ends it (also at exit). Throws std::runtime_error when the

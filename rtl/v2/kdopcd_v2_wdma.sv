@@ -1,0 +1,240 @@
+// The command queue's write-back of the v2 top (docs/accelerator-v2.md, "Command queue"): the
+// contacts of every engine's queued query, packed CONTACTS_PER_BEAT to a beat of the DMA port,
+// and each query's completion record, written to host memory through one AXI4 write master.
+//
+// Per clock t (the model's contract, docs/model-v2.md "End to end"), engine by engine in index
+// order:
+//   - a contact taken from engine e's stream in t joins e's current beat; the beat that it fills
+//     is queued in t, one burst of one beat at CONTACT_BASE + DMA_W/8 * (beat index);
+//   - in the clock after e's DONE (done_i[e]) its last partial beat (byte strobes for its
+//     contacts) and its completion record (CPL_BEATS beats at COMPLETION_BASE) are queued;
+//   - the queue is a FIFO of beats: the burst at its head is offered (AWVALID, WVALID) from the
+//     clock after it was queued, the next burst from the clock after the last beat of the one
+//     before; write responses are taken and not waited for (the writes are posted).
+// Contacts beyond CONTACT_CAPACITY are counted, not written (CONTACT_OVERFLOW in the record).
+// Nothing is lost: a contact is taken only while the FIFO has room for every beat all engines
+// could queue in one clock (contact_ready_o), and room_o tells the front end whether a query may
+// start; with a link that keeps up with the engines' contacts neither ever waits.
+module kdopcd_v2_wdma #(
+  parameter int DMA_W        = kdopcd_v2_pkg::DEFAULT_DMA_W,
+  parameter int NCNT         = kdopcd_v2_pkg::NUM_COUNTERS,
+  parameter int ENGINES      = kdopcd_v2_pkg::DEFAULT_ENGINES,
+  parameter int DEPTH        = 16,  // beats queued at most (a power of two)
+  localparam int AW          = 64
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+  // the query starting on engine e (start_i[e]), its targets
+  input  logic [ENGINES-1:0]         start_i,
+  input  logic [63:0]                tag_i,
+  input  logic [63:0]                contact_base_i,
+  input  logic [31:0]                contact_capacity_i,
+  input  logic [63:0]                completion_base_i,
+  input  logic                       desc_error_i,
+  // the engines' contacts while their queued queries run (engine e at [e*64 +: 64])
+  input  logic [ENGINES-1:0]         contact_valid_i,
+  output logic [ENGINES-1:0]         contact_ready_o,
+  input  logic [ENGINES*64-1:0]      contact_i,
+  // the clock after engine e's DONE: its counters and overflow flag
+  input  logic [ENGINES-1:0]         done_i,
+  input  logic [ENGINES-1:0]         overflow_i,
+  input  logic [ENGINES*NCNT*64-1:0] counters_i,
+  output logic                       room_o,          // a query may start
+  output logic [31:0]                completions_o,   // QUEUE_DONE
+  // AXI4 write master
+  output logic                       m_axi_awvalid_o,
+  input  logic                       m_axi_awready_i,
+  output logic [AW-1:0]              m_axi_awaddr_o,
+  output logic [7:0]                 m_axi_awlen_o,
+  output logic [2:0]                 m_axi_awsize_o,
+  output logic [1:0]                 m_axi_awburst_o,
+  output logic                       m_axi_wvalid_o,
+  input  logic                       m_axi_wready_i,
+  output logic [DMA_W-1:0]           m_axi_wdata_o,
+  output logic [DMA_W/8-1:0]         m_axi_wstrb_o,
+  output logic                       m_axi_wlast_o,
+  input  logic                       m_axi_bvalid_i,
+  output logic                       m_axi_bready_o,
+  input  logic [1:0]                 m_axi_bresp_i
+);
+
+  localparam int PerBeat  = kdopcd_v2_pkg::contacts_per_beat(DMA_W);
+  localparam int CplBeats = kdopcd_v2_pkg::cpl_beats(DMA_W);
+  localparam int CntW     = $clog2(PerBeat);
+  localparam int QW       = $clog2(DEPTH);
+  localparam int Bytes    = DMA_W / 8;
+  localparam int Slots    = 1 + CplBeats;       // beats one engine queues in one clock, at most
+  localparam int Pushes   = ENGINES * Slots;    // all engines
+  localparam int NW       = $clog2(Pushes + 1);
+
+  typedef struct packed {
+    logic              first;       // a burst starts: addr and len hold
+    logic              last;        // the burst's last beat
+    logic              completion;  // the last beat of a completion record
+    logic [7:0]        len;         // beats - 1
+    logic [AW-1:0]     addr;
+    logic [Bytes-1:0]  strb;
+    logic [DMA_W-1:0]  data;
+  } beat_t;
+
+  // ---- per engine: the query's targets (latched at START) and its beat being packed
+  logic [63:0]        tag_q [ENGINES];
+  logic [63:0]        contact_base_q [ENGINES];
+  logic [63:0]        completion_base_q [ENGINES];
+  logic [31:0]        capacity_q [ENGINES];
+  logic [31:0]        contacts_q [ENGINES];
+  logic [31:0]        beats_q [ENGINES];
+  logic               desc_error_q [ENGINES];
+  logic [CntW-1:0]    packed_q [ENGINES];
+  logic [ENGINES*(PerBeat-1)*64-1:0] pack_q;  // engine e's contact c at [(e*(PerBeat-1) + c)*64 +: 64]
+
+  // ---- the beat FIFO
+  beat_t              fifo_q [DEPTH];
+  logic [QW-1:0]      rd_q;
+  logic [QW:0]        count_q;
+  logic               w_hs, aw_hs, aw_done_q, aw_done_d;
+  logic [31:0]        completions_q, completions_d;
+  beat_t              head;
+
+  // Room for every beat all engines could queue in this clock, after this contact's beat.
+  assign room_o = 32'(count_q) + Pushes <= DEPTH;
+  assign contact_ready_o = {ENGINES{room_o}};
+
+  // ---- the beats engine e queues in this clock: slot 0 a beat of contacts (full, or the last
+  // partial one at done_i), slots 1.. the completion record (done_i)
+  beat_t [Pushes-1:0]        slot_beat;   // whole-struct assignments: Yosys 0.23 resolves no member
+  logic  [Pushes-1:0]        slot_valid;  // of an element of a packed array of structs
+  for (genvar e = 0; e < ENGINES; e++) begin : g_engine
+    logic                        take, full_beat, partial;
+    logic [CplBeats*DMA_W-1:0]   record;
+    logic [DMA_W-1:0]            data;
+    logic [Bytes-1:0]            strb;
+    assign take      = contact_valid_i[e] && contact_ready_o[e];
+    assign full_beat = take && contacts_q[e] < capacity_q[e] && 32'(packed_q[e]) == PerBeat - 1;
+    assign partial   = done_i[e] && packed_q[e] != '0;
+    // The completion record (kdopcd_contract/command_queue.hpp): tag, status, the counters.
+    always_comb begin
+      record         = '0;
+      record[63:0]   = tag_q[e];
+      record[127:64] = {28'd0, desc_error_q[e], contacts_q[e] > capacity_q[e], overflow_i[e], 1'b1, contacts_q[e]};
+      record[128 +: NCNT*64] = counters_i[e*NCNT*64 +: NCNT*64];
+    end
+    always_comb begin
+      for (int c = 0; c < PerBeat - 1; c++) begin
+        data[64*c +: 64] = pack_q[(e*(PerBeat-1) + c)*64 +: 64];
+        strb[8*c +: 8]   = {8{done_i[e] ? c < 32'(packed_q[e]) : 1'b1}};
+      end
+      data[64*(PerBeat-1) +: 64] = contact_i[e*64 +: 64];
+      strb[8*(PerBeat-1) +: 8]   = {8{!done_i[e]}};
+    end
+    assign slot_beat[e*Slots]  = {1'b1, 1'b1, 1'b0, 8'd0, contact_base_q[e] + AW'(beats_q[e]) * AW'(Bytes), strb, data};
+    assign slot_valid[e*Slots] = full_beat || partial;
+    for (genvar b = 0; b < CplBeats; b++) begin : g_record
+      assign slot_beat[e*Slots + 1 + b]  = {b == 0, b == CplBeats - 1, b == CplBeats - 1, 8'(CplBeats - 1),
+                                            completion_base_q[e], {Bytes{1'b1}}, record[b*DMA_W +: DMA_W]};
+      assign slot_valid[e*Slots + 1 + b] = done_i[e];
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        tag_q[e]             <= '0;
+        contact_base_q[e]    <= '0;
+        completion_base_q[e] <= '0;
+        capacity_q[e]        <= '0;
+        desc_error_q[e]      <= 1'b0;
+        contacts_q[e]        <= '0;
+        beats_q[e]           <= '0;
+        packed_q[e]          <= '0;
+      end else begin
+        if (start_i[e]) begin
+          tag_q[e]             <= tag_i;
+          contact_base_q[e]    <= contact_base_i;
+          completion_base_q[e] <= completion_base_i;
+          capacity_q[e]        <= contact_capacity_i;
+          desc_error_q[e]      <= desc_error_i;
+          contacts_q[e]        <= '0;
+          beats_q[e]           <= '0;
+          packed_q[e]          <= '0;
+        end else if (done_i[e]) begin
+          packed_q[e] <= '0;
+        end else if (take) begin
+          contacts_q[e] <= contacts_q[e] + 32'd1;
+          if (contacts_q[e] < capacity_q[e]) begin
+            if (32'(packed_q[e]) == PerBeat - 1) begin
+              packed_q[e] <= '0;
+              beats_q[e]  <= beats_q[e] + 32'd1;
+            end else begin
+              packed_q[e] <= packed_q[e] + 1'b1;
+            end
+          end
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (take && contacts_q[e] < capacity_q[e] && 32'(packed_q[e]) != PerBeat - 1)
+        for (int c = 0; c < PerBeat - 1; c++)
+          if (32'(packed_q[e]) == c) pack_q[(e*(PerBeat-1) + c)*64 +: 64] <= contact_i[e*64 +: 64];
+    end
+  end
+
+  // ---- the FIFO: the valid slots in slot order (engine by engine), then the AXI write master
+  logic [NW-1:0] ahead [Pushes];  // valid slots ahead of slot i: its place behind the tail
+  logic [NW-1:0] npush;
+  always_comb begin
+    npush = '0;
+    for (int i = 0; i < Pushes; i++) begin
+      ahead[i] = npush;
+      npush     = npush + NW'(slot_valid[i]);
+    end
+  end
+
+  assign head  = fifo_q[rd_q];
+  assign w_hs  = count_q != '0 && m_axi_wready_i;
+  assign aw_hs = m_axi_awvalid_o && m_axi_awready_i;
+
+  always_comb begin
+    aw_done_d     = aw_done_q;
+    completions_d = completions_q;
+    if (aw_hs) aw_done_d = 1'b1;
+    if (w_hs && head.last) begin
+      aw_done_d = 1'b0;
+      if (head.completion) completions_d = completions_q + 32'd1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_q          <= '0;
+      count_q       <= '0;
+      aw_done_q     <= 1'b0;
+      completions_q <= '0;
+    end else begin
+      rd_q          <= w_hs ? rd_q + 1'b1 : rd_q;
+      count_q       <= count_q + (QW+1)'(npush) - (QW+1)'(w_hs);
+      aw_done_q     <= aw_done_d;
+      completions_q <= completions_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < Pushes; i++)
+      if (slot_valid[i]) fifo_q[QW'(32'(rd_q) + 32'(count_q) + 32'(ahead[i]))] <= slot_beat[i];
+  end
+
+  assign m_axi_awvalid_o = count_q != '0 && head.first && !aw_done_q;
+  assign m_axi_awaddr_o  = head.addr;
+  assign m_axi_awlen_o   = head.len;
+  assign m_axi_awsize_o  = 3'($clog2(Bytes));
+  assign m_axi_awburst_o = 2'b01;  // INCR
+  assign m_axi_wvalid_o  = count_q != '0;
+  assign m_axi_wdata_o   = head.data;
+  assign m_axi_wstrb_o   = head.strb;
+  assign m_axi_wlast_o   = head.last;
+  assign m_axi_bready_o  = 1'b1;
+  assign completions_o   = completions_q;
+
+  logic unused;
+  assign unused = ^{m_axi_bvalid_i, m_axi_bresp_i};
+
+endmodule
