@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "accel_host.hpp"
 #include "bench_timing.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
@@ -34,7 +35,6 @@
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/query_setup.hpp"
 #include "kdopcd/tree_image.hpp"
-#include "kdopcd_driver/v2_host.hpp"
 #include "kdopcd_model/model.hpp"
 #include "kdopcd_model/resources.hpp"
 
@@ -177,17 +177,7 @@ int main(int argc, char** argv) {
           const TraversalOptions options{};
           r.software_s = time_call([&] { return collide(*sc.first, *sc.second, cp.pose, options).contacts.size(); },
                                    batch_ms, batches);
-          r.setup_s = time_call(
-              [&] {
-                const QuerySetup setup = make_query_setup(*sc.first, *sc.second, cp.pose, p.fixed,
-                                                          TriangleFixedParams{p.vertex_bits, p.rotation_bits});
-                driver::v2::QueryProgram q;
-                q.M = &setup.triangle_pose.M;
-                q.T = &setup.triangle_pose.T;
-                q.axes = &setup.fixed_axes;
-                return driver::v2::make_descriptor(q, {1, 0, 1, 0}).size();
-              },
-              batch_ms, batches);
+          r.setup_s = bench::accelerator_setup_seconds(*sc.first, *sc.second, cp.pose, p, batch_ms, batches);
           const model::ModelResult m = model::simulate(*sc.first, *sc.second, cp.pose, p);
           const QueryResult fixed = collide(*sc.first, *sc.second, cp.pose, options, SatBackend::Fixed, p.fixed);
           r.equal = m.contacts == fixed.contacts && m.stats.pair_tests == fixed.stats.pair_tests &&
@@ -199,13 +189,9 @@ int main(int argc, char** argv) {
           r.cycles = m.stats.cycles;
           r.accel_s = double(m.stats.cycles) / (p.clock_mhz * 1e6);
           for (const std::string& h : hosts) {
-            model::ModelParams q = p;
-            q.host_path = model::HostPath::Queue;
-            q.host = model::host_interface(h);
-            const model::ModelResult e = model::simulate(*sc.first, *sc.second, cp.pose, q);
-            r.equal &= e.contacts == m.contacts;
-            // From the doorbell write (clock 0: the host rang it when its set-up was done).
-            r.e2e_s.push_back(r.setup_s + double(e.stats.completion_cycle) / (p.clock_mhz * 1e6));
+            std::vector<ContactPair> queued;
+            r.e2e_s.push_back(bench::end_to_end_seconds(*sc.first, *sc.second, cp.pose, p, h, r.setup_s, &queued));
+            r.equal &= queued == m.contacts;
           }
           rows.push_back(std::move(r));
         }

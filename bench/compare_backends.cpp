@@ -3,9 +3,11 @@
 //   (a) the reference, kdopcd::collide, on one thread and on all threads;
 //   (b) the GPU (--gpu: the narrow phase's kernels, trees resident), beside the same pipeline on
 //       this machine's threads (the host backend);
-//   (c) the accelerator's SystemC model v2 at its clock (--model): START-to-DONE cycles, and with
-//       the host's SAT set-up added; for scenes of many objects, E engines sharing the tree RAMs,
-//       E the largest whose DSPs and RAMs fit an Alveo U55C by the model's resource estimate.
+//   (c) the accelerator's SystemC model v2 at its clock (--model): START-to-DONE cycles, and end
+//       to end through the command queue of a PCIe Gen3 x16 card (the host's set-up, descriptor
+//       DMA, contacts written back); for scenes of many objects, the object pairs through the
+//       queue on E engines sharing the tree RAMs, E the largest whose DSPs and RAMs fit an Alveo
+//       U55C by the model's resource estimate.
 // Workloads: the benchmark scenes' single pairs in the four pose classes (the pose search of
 // accel_bench), and multibody scenes of generated cows and of a large mesh. Every backend's
 // contacts and counters are checked against the reference (the model's against the reference's
@@ -24,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "accel_host.hpp"
 #include "bench_timing.hpp"
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
@@ -112,8 +115,8 @@ json single_pairs(const Options& o, bool& all_equal) {
   const model::ModelParams mp = v2_params();
   fmt::print("## Single pairs (one query per call; reference on 1 thread: thread CPU time; others: wall time)\n\n");
   fmt::print("| pair | class | pair tests | reference 1 thread us | reference {} threads us | host pipeline {} threads us | "
-             "GPU query us | GPU compute us | accelerator START-to-DONE us | + host set-up us | GPU vs 1 thread | "
-             "accelerator (+ set-up) vs 1 thread |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+             "GPU query us | GPU compute us | accelerator START-to-DONE us | accelerator end to end (PCIe card) us | GPU vs 1 thread | "
+             "accelerator end to end vs 1 thread |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
              o.threads > 0 ? o.threads : int(cores), o.threads > 0 ? o.threads : int(cores));
   for (const std::string& arg : o.pairs) {
     const auto colon = arg.find(':');
@@ -162,21 +165,18 @@ json single_pairs(const Options& o, bool& all_equal) {
                  m.stats.leaf_pairs == fixed.stats.leaf_pairs && !m.stats.stack_overflow;
         r["accel_cycles"] = m.stats.cycles;
         r["accel_s"] = double(m.stats.cycles) / (mp.clock_mhz * 1e6);
-        // The host's part of an accelerator query: the quantized SAT set-up of the centred pose.
-        const double s = scene_scale(ta, tb);
-        r["accel_setup_s"] = time_call(
-            thread_cpu_seconds,
-            [&] {
-              return quantize_setup(make_sat_setup(ta.orientations(), centred_pose(ta, tb, cp.pose)), s, mp.fixed)
-                  .size();
-            },
-            o.batch_ms, o.batches);
+        // The host's part of an accelerator query (the set-up and the descriptor), and the query end
+        // to end through the command queue on a PCIe Gen3 x16 card (docs/model-v2.md, "End to end").
+        r["accel_setup_s"] = bench::accelerator_setup_seconds(ta, tb, cp.pose, mp, o.batch_ms, o.batches);
+        std::vector<ContactPair> queued;
+        r["accel_e2e_s"] = bench::end_to_end_seconds(ta, tb, cp.pose, mp, "pcie-gen3x16", r["accel_setup_s"], &queued);
+        equal &= queued == m.contacts;
       }
       r["equal"] = equal;
       all_equal &= equal;
       const double ref1 = r["reference_1_s"];
       const double gpu_s = r.value("gpu_s", 0.0), accel = r.value("accel_s", 0.0);
-      const double accel_total = accel > 0 ? accel + r.value("accel_setup_s", 0.0) : 0.0;
+      const double accel_total = accel > 0 ? r.value("accel_e2e_s", 0.0) : 0.0;
       fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |{}\n", arg, to_string(cp.kind),
                  ref.stats.pair_tests, us(ref1), us(r["reference_all_s"]), us(r["host_all_s"]), us(gpu_s),
                  us(r.value("gpu_compute_s", 0.0)), us(accel), us(accel_total), ratio(ref1, gpu_s),
@@ -273,10 +273,20 @@ json multibody(const Options& o, bool& all_equal) {
     if (o.model && host.broad_pairs.size() <= o.model_max_pairs) {
       // The accelerator: every object pair a query at its relative pose, on E engines that share the
       // tree RAMs of the one mesh (the scene has one), each idle engine taking the next query.
+      // The queries go through the command queue of a PCIe Gen3 x16 card, the host writing their
+      // descriptors at its set-up rate on one core (measured on the first pairs).
       model::ModelParams p = mp;
       p.engines = engines_for_u55c(world.tree(0), world.tree(0), p);
       std::vector<Pose> relative;
       for (const auto& [a, b] : host.broad_pairs) relative.push_back(cuda::relative_pose(world.pose(a), world.pose(b)));
+      double setup = 0;
+      const std::size_t sampled = std::min<std::size_t>(relative.size(), 64);
+      for (std::size_t i = 0; i < sampled; ++i)
+        setup += bench::accelerator_setup_seconds(world.tree(0), world.tree(0), relative[i], p, 1.0, 3) / double(sampled);
+      p.host_path = model::HostPath::Queue;
+      p.host = model::host_interface("pcie-gen3x16");
+      p.host_setup_ns = setup * 1e9;
+      r["accel_setup_s"] = setup;
       const model::BatchResult m = model::simulate_batch(world.tree(0), world.tree(0), relative, p);
       std::uint64_t contacts = 0;
       for (const auto& q : m.queries) contacts += q.contacts.size();

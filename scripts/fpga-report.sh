@@ -132,6 +132,8 @@ mkdir -p "$work" "$(dirname "$out")"
 yosys_version=$(yosys -V | awk '{print $2}')
 
 # synth TAG FAMILY TOP "sources" "chparam args" [hier]: one Yosys run, results in $work/TAG.*
+# (`rename -top`: Yosys 0.23 may re-derive a top with chparam'd parameters as $paramod$...\TOP,
+# which synth_xilinx -top would then not find.)
 # Flat by default: the design is flattened before mapping, so constants and unused logic are
 # optimized across module boundaries. With "hier" each module is mapped on its own (one copy per
 # distinct parameter set, e.g. one for the eight equal minor units of the triangle unit) and the
@@ -151,6 +153,7 @@ synth() {
     read_verilog -sv $sources;
     ${cp:+chparam $cp $topm;}
     hierarchy -top $topm;
+    rename -top $topm;
     synth_xilinx -family $family -top $topm -noiopad -noclkbuf $flat $(widelut "$family") $(uram "$family");
     $post
     tee -q -o $work/$tag.stat.txt stat;

@@ -282,8 +282,9 @@ namespace {
 
 // The command queue: the poses of every real scene (each twice) as descriptors through the top's
 // DMA port, against the model's queue path over each host interface: every query's contacts (from
-// its buffer), its completion record (tag, count, flags, every counter) and the clocks of its
-// descriptor's last beat and of its completion record's visibility are the model's.
+// its buffer; the reference's fixed backend's), its completion record (tag, count, flags, every
+// counter) and the clocks of its descriptor's last beat and of its completion record's
+// visibility are the model's.
 TEST(TopV2Queue, CycleExactWithTheModel) {
   for (const std::string& host : model::host_interface_names()) {
     for (int s = 0; s < 3; ++s) {
@@ -309,6 +310,7 @@ TEST(TopV2Queue, CycleExactWithTheModel) {
         const model::ModelStats& ms = m.queries[i].stats;
         const c2::queue::Completion& cpl = r[i].completion;
         EXPECT_EQ(r[i].contacts, m.queries[i].contacts);
+        EXPECT_EQ(r[i].contacts, collide(*sc.first, *sc.second, poses[i], {}, SatBackend::Fixed).contacts);
         EXPECT_EQ(cpl.tag, i);
         EXPECT_TRUE(cpl.done);
         EXPECT_FALSE(cpl.overflow);
