@@ -18,6 +18,7 @@
 #include "kdopcd/rtl_v2_top_engine.hpp"
 #include "kdopcd/shapes.hpp"
 #include "kdopcd_model/model.hpp"
+#include "queue_batch.hpp"
 #include "real_scenes.hpp"
 
 namespace kdopcd {
@@ -286,44 +287,11 @@ namespace {
 // counter) and the clocks of its descriptor's last beat and of its completion record's
 // visibility are the model's.
 TEST(TopV2Queue, CycleExactWithTheModel) {
-  for (const std::string& host : model::host_interface_names()) {
+  for (const std::string& host : model::host_interface_names())
     for (int s = 0; s < 3; ++s) {
-      const Scene& sc = scene(s);
-      SCOPED_TRACE(sc.name + " over " + host);
-      std::vector<Pose> poses;
-      for (int rep = 0; rep < 2; ++rep)
-        for (const ClassifiedPose& cp : sc.poses) poses.push_back(cp.pose);
-      model::ModelParams mp = model::v2_params();
-      mp.host_path = model::HostPath::Queue;
-      mp.host = model::host_interface(host);
-      mp.contact_capacity = 4096;
-      const model::BatchResult m = model::simulate_batch(*sc.first, *sc.second, poses, mp);
-      const model::HostClocks c = model::host_clocks(mp.host, mp.clock_mhz);
-      const std::vector<rtl::V2QueueResult> r = rtl::simulate_v2_queue(
-          *sc.first, *sc.second, poses, top_params(mp),
-          rtl::V2QueueLink{c.read_latency, c.write_latency, c.beats_per_cycle, c.cycles_per_beat}, mp.contact_capacity);
-      ASSERT_EQ(r.size(), poses.size());
-      // The model's first descriptor read is accepted two clocks after its doorbell arrived.
-      const std::uint64_t origin = m.queries[0].stats.doorbell_cycle + 2;
-      for (std::size_t i = 0; i < poses.size(); ++i) {
-        SCOPED_TRACE("query " + std::to_string(i));
-        const model::ModelStats& ms = m.queries[i].stats;
-        const c2::queue::Completion& cpl = r[i].completion;
-        EXPECT_EQ(r[i].contacts, m.queries[i].contacts);
-        EXPECT_EQ(r[i].contacts, collide(*sc.first, *sc.second, poses[i], {}, SatBackend::Fixed).contacts);
-        EXPECT_EQ(cpl.tag, i);
-        EXPECT_TRUE(cpl.done);
-        EXPECT_FALSE(cpl.overflow);
-        EXPECT_FALSE(cpl.contact_overflow);
-        EXPECT_EQ(cpl.contacts, m.queries[i].contacts.size());
-        rtl::V2TopResult as_registers;
-        as_registers.counters = cpl.counters;
-        expect_counters_equal(as_registers, ms);
-        EXPECT_EQ(r[i].descriptor_last_beat, ms.descriptor_cycle - 1 - origin);
-        EXPECT_EQ(r[i].completion_visible, ms.completion_cycle - origin);
-      }
+      SCOPED_TRACE(scene(s).name + " over " + host);
+      queue_batch::expect_cycle_exact(scene(s), 2, 1, host);
     }
-  }
 }
 
 // A contact buffer smaller than the query's contacts: the first ones are written, the record
