@@ -107,7 +107,8 @@ void require_v2_params(const ModelParams& p, int k, const std::string& engine) {
   need(p.contact_queue == d.contact_queue, std::to_string(d.contact_queue) + " contact-queue entries (--contact-queue)");
   need(p.stack_depth <= c2::kPendingDepth, std::to_string(c2::kPendingDepth) + " pending entries at most (--stack-depth)");
   need(p.engines == 1, "one engine (--engines 1)");
-  need(p.host_path == HostPath::Registers, "the register path only (--host registers): its command queue is not built");
+  need(p.host_path == HostPath::Registers,
+       "the register path only (--host registers): it drives the top's registers, not its command queue");
 }
 
 void validate(const ModelParams& p) {

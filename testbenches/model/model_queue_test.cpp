@@ -212,7 +212,13 @@ TEST(ModelQueue, DescriptorAndCompletionRoundTrip) {
   EXPECT_TRUE(back.done);
   EXPECT_FALSE(back.overflow);
   EXPECT_TRUE(back.contact_overflow);
+  EXPECT_FALSE(back.bus_error);
   EXPECT_EQ(back.counters, c.counters);
+  c.bus_error = true;
+  c.contact_overflow = false;
+  const queue::Completion errored = queue::unpack_completion(queue::pack(c));
+  EXPECT_TRUE(errored.bus_error);
+  EXPECT_FALSE(errored.contact_overflow);
 }
 
 }  // namespace

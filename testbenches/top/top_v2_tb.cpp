@@ -295,8 +295,9 @@ TEST(TopV2Queue, CycleExactWithTheModel) {
 }
 
 // A contact buffer smaller than the query's contacts: the first ones are written, the record
-// counts them all and says CONTACT_OVERFLOW; the next batch is whole again.
-TEST(TopV2Queue, ContactsBeyondTheBufferAreFlagged) {
+// counts them all and says CONTACT_OVERFLOW; the next batch is whole again. A descriptor read that
+// answers SLVERR is reported in that query's record (BUS_ERROR).
+TEST(TopV2Queue, ContactOverflowAndReadErrorsAreFlagged) {
   const Scene& sc = scene(0);
   const ClassifiedPose& cp = pose_of(sc, PoseClass::Intersecting);
   const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed);
@@ -314,6 +315,17 @@ TEST(TopV2Queue, ContactsBeyondTheBufferAreFlagged) {
   const std::vector<rtl::V2QueueResult> whole = rtl::simulate_v2_queue(*sc.first, *sc.second, {cp.pose}, tp, link, 4096);
   EXPECT_FALSE(whole[0].completion.contact_overflow);
   EXPECT_EQ(whole[0].contacts, ref.contacts);
+  // A descriptor whose read answers SLVERR: its record says BUS_ERROR, the other queries are whole.
+  rtl::V2QueueLink faulty = link;
+  faulty.error_descriptor = 1;
+  const std::vector<Pose> three{cp.pose, cp.pose, cp.pose};
+  const std::vector<rtl::V2QueueResult> err = rtl::simulate_v2_queue(*sc.first, *sc.second, three, tp, faulty, 4096);
+  ASSERT_EQ(err.size(), 3u);
+  EXPECT_FALSE(err[0].completion.bus_error);
+  EXPECT_TRUE(err[1].completion.bus_error);
+  EXPECT_FALSE(err[2].completion.bus_error);
+  EXPECT_EQ(err[0].contacts, ref.contacts);
+  EXPECT_EQ(err[2].contacts, ref.contacts);
   // The register path still runs after the queue.
   EXPECT_EQ(rtl::simulate_v2_top(*sc.first, *sc.second, cp.pose, tp).contacts, ref.contacts);
 }

@@ -111,7 +111,7 @@ std::vector<V2QueueResult> simulate_v2_queue(const DopTree& first, const DopTree
   Engine& e = engine();
   ensure_loaded(e, first, second, p);
   e.h.dma.set_link(driver::DmaLinkParams{link.read_latency, link.write_latency, link.beats_per_cycle,
-                                         link.cycles_per_beat});
+                                         link.cycles_per_beat, link.error_descriptor});
   namespace queue = c2::queue;
   std::vector<driver::v2::QueueQuery> queries;
   std::uint64_t next_buffer = 0x10000000;

@@ -22,7 +22,8 @@
 //   word 0        TAG
 //   word 1        [31:0] contacts found, [32] DONE, [33] OVERFLOW (pending set: incomplete),
 //                 [34] CONTACT_OVERFLOW (more contacts than CONTACT_CAPACITY: the first
-//                 CONTACT_CAPACITY are in the buffer)
+//                 CONTACT_CAPACITY are in the buffer), [35] BUS_ERROR (a read of the descriptor
+//                 answered SLVERR or DECERR: the query ran on what came, its result is void)
 //   words 2..15   the counters in register order (accelerator_v2.hpp, Counter)
 // Contact i is the 64-bit word {second, first} at CONTACT_BASE + 8 i, as on the AXI4-Stream.
 #include <array>
@@ -64,7 +65,8 @@ enum Word : int {
   kAxes = kHeaderWords,
 };
 enum CompletionWord : int { kCompletionTag = 0, kCompletionStatus = 1, kCompletionCounters = 2 };
-inline constexpr int kStatusDoneBit = 32, kStatusOverflowBit = 33, kStatusContactOverflowBit = 34;
+inline constexpr int kStatusDoneBit = 32, kStatusOverflowBit = 33, kStatusContactOverflowBit = 34,
+                     kStatusBusErrorBit = 35;
 
 struct Descriptor {
   std::uint64_t tag = 0;
@@ -81,7 +83,7 @@ struct Descriptor {
 struct Completion {
   std::uint64_t tag = 0;
   std::uint32_t contacts = 0;
-  bool done = false, overflow = false, contact_overflow = false;
+  bool done = false, overflow = false, contact_overflow = false, bus_error = false;
   std::array<std::uint64_t, kNumCounters> counters{};
 };
 
@@ -187,7 +189,8 @@ inline std::array<std::uint64_t, kCompletionWords> pack(const Completion& c) {
   w[kCompletionTag] = c.tag;
   w[kCompletionStatus] = std::uint64_t(c.contacts) | (std::uint64_t(c.done) << kStatusDoneBit) |
                          (std::uint64_t(c.overflow) << kStatusOverflowBit) |
-                         (std::uint64_t(c.contact_overflow) << kStatusContactOverflowBit);
+                         (std::uint64_t(c.contact_overflow) << kStatusContactOverflowBit) |
+                         (std::uint64_t(c.bus_error) << kStatusBusErrorBit);
   for (int i = 0; i < kNumCounters; ++i) w[std::size_t(kCompletionCounters + i)] = c.counters[std::size_t(i)];
   return w;
 }
@@ -201,6 +204,7 @@ inline Completion unpack_completion(std::span<const std::uint64_t> w) {
   c.done = (s >> kStatusDoneBit) & 1;
   c.overflow = (s >> kStatusOverflowBit) & 1;
   c.contact_overflow = (s >> kStatusContactOverflowBit) & 1;
+  c.bus_error = (s >> kStatusBusErrorBit) & 1;
   for (int i = 0; i < kNumCounters; ++i) c.counters[std::size_t(i)] = w[std::size_t(kCompletionCounters + i)];
   return c;
 }

@@ -307,6 +307,9 @@ class AxiMemory {
 struct DmaLinkParams {
   int read_latency = 0, write_latency = 0;
   int beats_per_cycle = 1, cycles_per_beat = 1;  // the link's rate: bpc / cpb beats per clock (<= 1)
+  // Fault injection: every beat of the read burst numbered error_read_burst (from 0, counted from
+  // set_link) answers SLVERR; -1: none.
+  std::int64_t error_read_burst = -1;
   std::uint64_t transfer_clocks(int beats) const {
     return (std::uint64_t(beats) * std::uint64_t(cycles_per_beat) + std::uint64_t(beats_per_cycle) - 1) /
            std::uint64_t(beats_per_cycle);
@@ -327,7 +330,10 @@ class DmaMemory {
   };
 
   explicit DmaMemory(int bus_bytes = 64, DmaLinkParams link = {}) : bus_bytes_(bus_bytes), link_(link) {}
-  void set_link(const DmaLinkParams& link) { link_ = link; }
+  void set_link(const DmaLinkParams& link) {
+    link_ = link;
+    read_bursts_ = 0;
+  }
   int bus_bytes() const { return bus_bytes_; }
 
   void write(std::uint64_t address, const std::uint8_t* data, std::size_t n) {
@@ -355,10 +361,11 @@ class DmaMemory {
       Read& r = rq_.front();
       read(r.address + std::uint64_t(r.done) * std::uint64_t(bus_bytes_), beat.data(), std::size_t(bus_bytes_));
       top.m_dma_rlast_i = r.done + 1 == r.beats;
+      top.m_dma_rresp_i = r.error ? std::uint8_t(AxiResp::kSlvErr) : std::uint8_t(AxiResp::kOkay);
     } else {
       top.m_dma_rlast_i = 0;
+      top.m_dma_rresp_i = 0;
     }
-    top.m_dma_rresp_i = 0;
     detail::put_bytes(top.m_dma_rdata_i, beat.data(), bus_bytes_);
     top.m_dma_wready_i = w_ready(tick);
   }
@@ -417,6 +424,8 @@ class DmaMemory {
       r.address = ar_.address;
       r.beats = ar_.beats;
       r.accepted = tick;
+      r.error = link_.error_read_burst >= 0 && read_bursts_ == std::uint64_t(link_.error_read_burst);
+      ++read_bursts_;
       rq_.push_back(r);
     }
     if (w_hs_ && have_w_ && ++w_taken_ == w_.beats) {
@@ -435,7 +444,7 @@ class DmaMemory {
     std::uint64_t address = 0;
     int beats = 0, done = 0;
     std::uint64_t accepted = 0, last = 0;
-    bool timed = false;
+    bool timed = false, error = false;
     // The tick of beat `done`: the last at max(accepted, previous last) + latency + transfer.
     std::uint64_t due(const DmaLinkParams& link, std::uint64_t previous_last) {
       if (!timed) {
@@ -455,7 +464,7 @@ class DmaMemory {
   DmaLinkParams link_;
   std::vector<std::uint8_t> bytes_;
   std::deque<Read> rq_;
-  std::uint64_t rq_done_ = 0;
+  std::uint64_t rq_done_ = 0, read_bursts_ = 0;
   ReadBurst ar_{};
   bool r_valid_ = false, ar_hs_ = false, r_hs_ = false, w_hs_ = false, b_hs_ = false;
   bool have_w_ = false;

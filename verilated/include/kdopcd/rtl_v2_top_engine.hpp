@@ -75,6 +75,7 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
 struct V2QueueLink {
   int read_latency = 0, write_latency = 0;
   int beats_per_cycle = 1, cycles_per_beat = 1;
+  std::int64_t error_descriptor = -1;  // the read of this descriptor (from 0) answers SLVERR; -1: none
 };
 struct V2QueueResult {
   contract::v2::queue::Completion completion;  // tag, status, counters
