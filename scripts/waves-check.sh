@@ -52,9 +52,9 @@ for w in wanted:
         bad.append(f"save file names {name}, which the trace does not have")
     elif full[name] != rng:
         bad.append(f"save file gives {name}{rng}, the trace {name}{full[name]}")
-if not any(n.startswith("TOP.kdopcd_v2_top.u_engine.") for n in full):
+if not any(n.startswith("TOP.kdopcd_v2_top.g_engine[0].u_engine.") for n in full):
     bad.append("the full trace has no engine signals")
-if any(n.startswith("TOP.kdopcd_v2_top.u_engine.") for n in top):
+if any(n.startswith("TOP.kdopcd_v2_top.g_engine[0].u_engine.") for n in top):
     bad.append("--trace-depth 1 still has engine signals")
 if "TOP.kdopcd_v2_top.irq_o" not in top:
     bad.append("--trace-depth 1 lost the top's ports")

@@ -286,36 +286,38 @@ void RtlTop::sink() {
   if (tvalid_.read() && tready_.read()) stream_.push_back(tdata_.read());
 }
 
-// The wires between the top's blocks in the middle of the clock: the values of that clock.
+// The wires between the top's blocks in the middle of the clock: the values of that clock. The
+// blocks of engine 0 (the top's generate block g_engine[0], the one the register path drives).
+#define ENGINE0_WIRE(name) kdopcd_v2_top__DOT__g_engine__BRA__0__KET____DOT__##name
 void RtlTop::sample() {
   if (!recording_ || !record_) return;
   const auto* r = static_cast<Vkdopcd_v2_top_sc*>(top_.get())->rootp;
   if (!r->kdopcd_v2_top__DOT__eng_busy) return;
   CycleRecord c;
-  c.ctrl_sat_valid = r->kdopcd_v2_top__DOT__sat_in_valid;
+  c.ctrl_sat_valid = r->ENGINE0_WIRE(sat_in_valid);
   if (c.ctrl_sat_valid) {
-    const auto& link = r->kdopcd_v2_top__DOT__node_link;
+    const auto& link = r->ENGINE0_WIRE(node_link);
     c.fetch_link_f = std::uint64_t(link[1]) << 32 | link[0];
     c.fetch_link_s = std::uint64_t(link[3]) << 32 | link[2];
-    c.fetch_coef_a = hash_wide(r->kdopcd_v2_top__DOT__coef_a, kCoefBusW);
-    c.fetch_coef_b = hash_wide(r->kdopcd_v2_top__DOT__coef_b, kCoefBusW);
+    c.fetch_coef_a = hash_wide(r->ENGINE0_WIRE(coef_a), kCoefBusW);
+    c.fetch_coef_b = hash_wide(r->ENGINE0_WIRE(coef_b), kCoefBusW);
   }
-  c.sat_valid = r->kdopcd_v2_top__DOT__sat_valid;
+  c.sat_valid = r->ENGINE0_WIRE(sat_valid);
   if (c.sat_valid) {
-    c.sat_separated = r->kdopcd_v2_top__DOT__sat_separated;
-    c.sat_effective = r->kdopcd_v2_top__DOT__sat_effective;
-    c.sat_lane_verdict = r->kdopcd_v2_top__DOT__sat_lanes;
+    c.sat_separated = r->ENGINE0_WIRE(sat_separated);
+    c.sat_effective = r->ENGINE0_WIRE(sat_effective);
+    c.sat_lane_verdict = r->ENGINE0_WIRE(sat_lanes);
   }
-  c.ctrl_tri_valid = r->kdopcd_v2_top__DOT__tri_in_valid;
+  c.ctrl_tri_valid = r->ENGINE0_WIRE(tri_in_valid);
   if (c.ctrl_tri_valid) {
-    c.ctrl_tri_id = r->kdopcd_v2_top__DOT__tri_in_id;
-    c.fetch_tri_a = hash_wide(r->kdopcd_v2_top__DOT__tri_a, c2::kTriBits);
-    c.fetch_tri_b = hash_wide(r->kdopcd_v2_top__DOT__tri_b, c2::kTriBits);
+    c.ctrl_tri_id = r->ENGINE0_WIRE(tri_in_id);
+    c.fetch_tri_a = hash_wide(r->ENGINE0_WIRE(tri_a), c2::kTriBits);
+    c.fetch_tri_b = hash_wide(r->ENGINE0_WIRE(tri_b), c2::kTriBits);
   }
-  c.tri_valid = r->kdopcd_v2_top__DOT__tri_valid;
+  c.tri_valid = r->ENGINE0_WIRE(tri_valid);
   if (c.tri_valid) {
-    c.tri_hit = r->kdopcd_v2_top__DOT__tri_hit;
-    c.tri_id = r->kdopcd_v2_top__DOT__tri_id;
+    c.tri_hit = r->ENGINE0_WIRE(tri_hit);
+    c.tri_id = r->ENGINE0_WIRE(tri_id);
   }
   c.out_valid = tvalid_.read();
   if (c.out_valid) c.out_data = tdata_.read();
