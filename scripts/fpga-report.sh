@@ -63,6 +63,10 @@ MODULES=(
   # It is synthesized hierarchically ("hier", see synth below): flattened before mapping it needs
   # more than 24 GB in Yosys 0.23's technology mapping (killed at 23.7 GB resident).
   "kdopcd_v2_top|kdopcd_v2_top|v2/filelist.f|-set NODE_AW 14 -set TRI_AW 13|hier"
+  # The command queue's blocks alone (the part of the top that does not grow with ENGINES but for
+  # the write-back's per-engine packers): for the extrapolation of docs/synthesis.md, "Engines".
+  "kdopcd_v2_cmdq|kdopcd_v2_cmdq|v2/filelist.f||manual"
+  "kdopcd_v2_wdma|kdopcd_v2_wdma|v2/filelist.f||manual"
   # The v2 top with two engines fed by the command queue (docs/synthesis.md, "Engines"); not in
   # the default set: a run of the one-engine top takes 20-50 minutes, this one about twice that.
   "kdopcd_v2_top_e2|kdopcd_v2_top|v2/filelist.f|-set NODE_AW 14 -set TRI_AW 13 -set ENGINES 2 -set DESC_BUFFERS 4|hier,manual"

@@ -2,7 +2,8 @@
 # Reads both accelerator tops (every module below them at the tops' parameters) with Yosys the way the synthesis scripts do (read_verilog -sv; hierarchy; proc) and fails on the
 # warnings with which Yosys 0.23 turns constructs it does not resolve into a silently wrong netlist:
 # an implicitly declared identifier (a package's struct nested in a struct, docs/toolchain.md §4)
-# and a range select out of bounds (its consequence). Used by ctest (yosys_read_tops).
+# and a range select out of bounds (its consequence); and refuses the arrays of struct types that
+# it narrows without a warning. Used by ctest (yosys_read_tops).
 # Usage: scripts/yosys-read-check.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,4 +30,16 @@ check() {  # check FOLDER TOP [chparam args]
 }
 check paper kdopcd_top
 check v2 kdopcd_v2_top
+# Yosys 0.23 also gives the elements of an array of a struct type (packed or unpacked) and of a
+# packed array of an enum type one bit each, without a warning: the design files declare no such
+# array (a vector of the struct's width holds the value; docs/toolchain.md §4).
+arrays=$(grep -nE '^\s*[A-Za-z0-9_:]+_t\s*\[|^\s*[A-Za-z0-9_:]+_t\s+[A-Za-z0-9_]+\s*\[|^\s*[A-Za-z0-9_:]+_e\s*\[' \
+  "$root"/rtl/common/*.sv "$root"/rtl/paper/*.sv "$root"/rtl/v2/*.sv || true)
+if [ -n "$arrays" ]; then
+  echo "yosys-read-check: arrays of a struct type (or packed arrays of an enum), which Yosys 0.23 narrows to one bit:" >&2
+  echo "$arrays" | head -8 >&2
+  status=1
+else
+  echo "yosys-read-check: no arrays of struct types"
+fi
 exit $status

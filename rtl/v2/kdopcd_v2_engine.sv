@@ -233,7 +233,13 @@ module kdopcd_v2_engine #(
 
   // RAM stage: the issued pair waits RAM_LAT clocks for its records.
   logic  ram_valid_q [RAM_LAT];
-  pair_t ram_pair_q  [RAM_LAT];
+  // Pipeline registers of struct values are arrays of plain vectors of the struct's width: Yosys
+  // 0.23 gives the elements of an array of a struct type one bit each, a silently wrong netlist
+  // (docs/toolchain.md §4; scripts/yosys-read-check.sh refuses such arrays).
+  localparam int PairBits = 16 + 2 * NODE_AW;  // pair_t
+  localparam int MetaBits = PairBits + 128;    // sat_meta_t
+  localparam int JobBits  = 2 * TRI_AW;        // job_t
+  logic [PairBits-1:0] ram_pair_q [RAM_LAT];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < RAM_LAT; i++) ram_valid_q[i] <= 1'b0;
@@ -266,7 +272,7 @@ module kdopcd_v2_engine #(
   assign sat_separated      = sat_separated_i;
   assign sat_effective      = sat_effective_i;
 
-  sat_meta_t meta_q [SAT_LAT];
+  logic [MetaBits-1:0] meta_q [SAT_LAT];
   always_ff @(posedge clk_i) begin
     meta_q[0] <= sat_in_meta;
     for (int i = 1; i < SAT_LAT; i++) meta_q[i] <= meta_q[i-1];
@@ -346,7 +352,7 @@ module kdopcd_v2_engine #(
   assign tri_raddr_o = {job_head.ts, job_head.tf};
 
   logic tri_ram_valid_q [RAM_LAT];
-  job_t tri_ram_job_q   [RAM_LAT];
+  logic [JobBits-1:0] tri_ram_job_q [RAM_LAT];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < RAM_LAT; i++) tri_ram_valid_q[i] <= 1'b0;

@@ -66,6 +66,7 @@ module kdopcd_v2_wdma #(
   localparam int Slots    = 1 + CplBeats;       // beats one engine queues in one clock, at most
   localparam int Pushes   = ENGINES * Slots;    // all engines
   localparam int NW       = $clog2(Pushes + 1);
+  localparam int BeatBits = 3 + 8 + AW + Bytes + DMA_W;  // $bits(beat_t), which Yosys 0.23 does not take
 
   typedef struct packed {
     logic              first;       // a burst starts: addr and len hold
@@ -89,7 +90,7 @@ module kdopcd_v2_wdma #(
   logic [ENGINES*(PerBeat-1)*64-1:0] pack_q;  // engine e's contact c at [(e*(PerBeat-1) + c)*64 +: 64]
 
   // ---- the beat FIFO
-  beat_t              fifo_q [DEPTH];
+  logic [BeatBits-1:0] fifo_q [DEPTH];  // beat_t entries, as vectors: Yosys 0.23 gives an array of a struct type 1-bit elements
   logic [QW-1:0]      rd_q;
   logic [QW:0]        count_q;
   logic               w_hs, aw_hs, aw_done_q, aw_done_d;
@@ -102,8 +103,11 @@ module kdopcd_v2_wdma #(
 
   // ---- the beats engine e queues in this clock: slot 0 a beat of contacts (full, or the last
   // partial one at done_i), slots 1.. the completion record (done_i)
-  beat_t [Pushes-1:0]        slot_beat;   // whole-struct assignments: Yosys 0.23 resolves no member
-  logic  [Pushes-1:0]        slot_valid;  // of an element of a packed array of structs
+  // Slot i's beat at [i*BeatBits +: BeatBits], assigned whole in the struct's field order. Flat:
+  // Yosys 0.23 gives the elements of an array (packed or not) of a struct type one bit each, a
+  // silently wrong netlist (docs/toolchain.md §4).
+  logic [Pushes*BeatBits-1:0] slot_beat;
+  logic [Pushes-1:0]          slot_valid;
   for (genvar e = 0; e < ENGINES; e++) begin : g_engine
     logic                        take, full_beat, partial;
     logic [CplBeats*DMA_W-1:0]   record;
@@ -127,11 +131,13 @@ module kdopcd_v2_wdma #(
       data[64*(PerBeat-1) +: 64] = contact_i[e*64 +: 64];
       strb[8*(PerBeat-1) +: 8]   = {8{!done_i[e]}};
     end
-    assign slot_beat[e*Slots]  = {1'b1, 1'b1, 1'b0, 8'd0, contact_base_q[e] + AW'(beats_q[e]) * AW'(Bytes), strb, data};
+    assign slot_beat[e*Slots*BeatBits +: BeatBits] =
+        {1'b1, 1'b1, 1'b0, 8'd0, contact_base_q[e] + AW'(beats_q[e]) * AW'(Bytes), strb, data};
     assign slot_valid[e*Slots] = full_beat || partial;
     for (genvar b = 0; b < CplBeats; b++) begin : g_record
-      assign slot_beat[e*Slots + 1 + b]  = {b == 0, b == CplBeats - 1, b == CplBeats - 1, 8'(CplBeats - 1),
-                                            completion_base_q[e], {Bytes{1'b1}}, record[b*DMA_W +: DMA_W]};
+      assign slot_beat[(e*Slots + 1 + b)*BeatBits +: BeatBits] =
+          {b == 0, b == CplBeats - 1, b == CplBeats - 1, 8'(CplBeats - 1), completion_base_q[e], {Bytes{1'b1}},
+           record[b*DMA_W +: DMA_W]};
       assign slot_valid[e*Slots + 1 + b] = done_i[e];
     end
 
@@ -217,9 +223,24 @@ module kdopcd_v2_wdma #(
     end
   end
 
+  // Each FIFO entry's write enable and data, with constant indices only.
+  logic [DEPTH-1:0]          entry_we;
+  logic [DEPTH*BeatBits-1:0] entry_wdata;  // flat, as slot_beat
+  always_comb begin
+    entry_we = '0;
+    for (int d = 0; d < DEPTH; d++) begin
+      entry_wdata[d*BeatBits +: BeatBits] = slot_beat[0 +: BeatBits];  // written only with entry_we[d]
+      for (int i = 0; i < Pushes; i++) begin
+        if (slot_valid[i] && QW'(32'(rd_q) + 32'(count_q) + 32'(ahead[i])) == QW'(d)) begin
+          entry_we[d]                         = 1'b1;
+          entry_wdata[d*BeatBits +: BeatBits] = slot_beat[i*BeatBits +: BeatBits];
+        end
+      end
+    end
+  end
   always_ff @(posedge clk_i) begin
-    for (int i = 0; i < Pushes; i++)
-      if (slot_valid[i]) fifo_q[QW'(32'(rd_q) + 32'(count_q) + 32'(ahead[i]))] <= slot_beat[i];
+    for (int d = 0; d < DEPTH; d++)
+      if (entry_we[d]) fifo_q[d] <= entry_wdata[d*BeatBits +: BeatBits];
   end
 
   assign m_axi_awvalid_o = count_q != '0 && head.first && !aw_done_q;
