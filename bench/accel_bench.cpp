@@ -62,9 +62,9 @@ struct Scene {
 };
 
 struct Row {
-  const Scene* scene;
-  int seed;  // held out: the pose search's seed; benchmark: 0
-  PoseClass kind;
+  const Scene* scene = nullptr;
+  int seed = 0;  // held out: the pose search's seed; benchmark: 0
+  PoseClass kind = PoseClass::Intersecting;
   Pose pose;
   std::uint64_t pair_tests = 0, triangle_tests = 0, contacts = 0, cycles = 0;
   double software_s = 0, setup_s = 0, accel_s = 0;
@@ -173,7 +173,11 @@ int main(int argc, char** argv) {
       }
       for (const auto& [seed, classes] : searches) {
         for (const ClassifiedPose& cp : classes) {
-          Row r{&sc, seed, cp.kind, cp.pose};
+          Row r;
+          r.scene = &sc;
+          r.seed = seed;
+          r.kind = cp.kind;
+          r.pose = cp.pose;
           const TraversalOptions options{};
           r.software_s = time_call([&] { return collide(*sc.first, *sc.second, cp.pose, options).contacts.size(); },
                                    batch_ms, batches);

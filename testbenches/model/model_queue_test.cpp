@@ -64,7 +64,7 @@ TEST(ModelQueue, QueuePathGivesTheRegisterPathsAnswers) {
   const Scene& sc = cow_scene();
   const std::vector<Pose> poses = batch_poses(sc, 2);
   const model::BatchResult regs = model::simulate_batch(*sc.first, *sc.second, poses, model::v2_params());
-  for (const std::string host : model::host_interface_names()) {
+  for (const std::string& host : model::host_interface_names()) {
     for (int engines : {1, 3}) {
       SCOPED_TRACE(host + ", engines " + std::to_string(engines));
       const model::BatchResult q = model::simulate_batch(*sc.first, *sc.second, poses, queue_params(host, engines));
@@ -99,7 +99,7 @@ TEST(ModelQueue, QueuePathGivesTheRegisterPathsAnswers) {
 // write_latency after the last.
 TEST(ModelQueue, SeparatedPoseEndToEndByContract) {
   const Scene& sc = cow_scene();
-  for (const std::string host : model::host_interface_names()) {
+  for (const std::string& host : model::host_interface_names()) {
     SCOPED_TRACE(host);
     const model::ModelParams p = queue_params(host, 1);
     const model::HostClocks c = model::host_clocks(p.host, p.clock_mhz);
