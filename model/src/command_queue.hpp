@@ -71,7 +71,6 @@ class DescriptorFetch {
   void release() { --held_; }
   std::size_t rung() const { return rung_.size(); }  // doorbells not yet requested
   bool idle() const { return rung_.empty() && requested_.empty() && fetched_.empty() && held_ == 0; }
-  std::uint64_t busy_cycles() const { return memory_.busy_cycles; }
 
   static constexpr std::uint64_t kRingSlots = std::uint64_t(contract::v2::kRingSlots);
 
@@ -109,27 +108,19 @@ class WriteBack {
     packed_[std::size_t(e)] = 0;
     return send(contract::v2::queue::kCompletionBytes / contract::v2::queue::kBeatBytes, now) + std::uint64_t(latency_);
   }
-  std::uint32_t max_backlog() const { return max_backlog_; }  // beats queued and not yet sent, at most
-  std::uint64_t busy_cycles = 0;
 
  private:
   // Beats queued in clock `now` start in `now + 1` at the earliest; returns the clock of the last.
   std::uint64_t send(int beats, std::uint64_t now) {
     const std::uint64_t begin = std::max(now + 1, last_);
-    const std::uint64_t backlog_clocks = begin - (now + 1);
-    max_backlog_ = std::max<std::uint32_t>(
-        max_backlog_, std::uint32_t((backlog_clocks * std::uint64_t(bpc_) + std::uint64_t(cpb_) - 1) / std::uint64_t(cpb_)) +
-                          std::uint32_t(beats));
     const std::uint64_t clocks = (std::uint64_t(beats) * std::uint64_t(cpb_) + std::uint64_t(bpc_) - 1) / std::uint64_t(bpc_);
     last_ = begin + clocks;
-    busy_cycles += clocks;
     return last_ - 1;
   }
 
   std::vector<int> packed_;
   int bpc_, cpb_, latency_;
   std::uint64_t last_ = 0;  // first clock the channel is free
-  std::uint32_t max_backlog_ = 0;
 };
 
 }  // namespace kdopcd::model

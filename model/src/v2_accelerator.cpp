@@ -121,7 +121,6 @@ void V2Accelerator::finish_query(std::size_t e, Slot& slot) {
 void V2Accelerator::send_completion(std::size_t e, Slot& slot) {
   QueryOutcome& o = *slot.completing;
   o.stats.completion_cycle = write_back_->complete(int(e), cycle_);
-  o.stats.max_write_backlog = write_back_->max_backlog();
   finished_.push_back(std::move(o));
   slot.completing.reset();
   fetch_->release();

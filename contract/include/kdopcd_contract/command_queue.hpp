@@ -148,18 +148,6 @@ inline void write_header(std::span<std::uint64_t> w, const Descriptor& d, int ro
   for (std::size_t i = 0; i < 3; ++i) w[std::size_t(kTrans) + i] = detail::low_bits(d.trans[i], trans_w);
 }
 
-// The descriptor's words (descriptor_words(K) of them) for k-DOPs of order K and the widths
-// (C, Z) of the axis table, (ROT_W, TRANS_W) of the triangle unit's pose.
-inline std::vector<std::uint64_t> pack(const Descriptor& d, int K, int C, int Z, int rot_w, int trans_w) {
-  if (int(d.axes.size()) != K) throw std::invalid_argument("descriptor: the axis table needs K entries");
-  std::vector<std::uint64_t> w(std::size_t(descriptor_words(K)), 0);
-  write_header(w, d, rot_w, trans_w);
-  const AxisEntryLayout layout(K, C, Z);
-  for (std::size_t a = 0; a < d.axes.size(); ++a)
-    deposit_axis_entry(&w[std::size_t(kAxes) + kWordsPerAxisEntry * a], d.axes[a], layout);
-  return w;
-}
-
 // What the accelerator decodes from the words it fetched.
 inline Descriptor unpack_descriptor(std::span<const std::uint64_t> w, int K, int C, int Z, int rot_w, int trans_w) {
   if (w.size() < std::size_t(descriptor_words(K))) throw std::invalid_argument("descriptor: too few words");

@@ -136,7 +136,6 @@ struct ModelStats {
   std::uint64_t end_cycle = 0;             // the engine's last contact left: DONE (both paths)
   std::uint64_t completion_cycle = 0;      // its completion record was visible to the host
   bool contact_overflow = false;           // more contacts than the descriptor's buffer holds
-  std::uint32_t max_write_backlog = 0;     // DMA write beats waiting when this query's were queued
   double sim_seconds = 0;                  // host time of the clocked simulation (sc_start)
   double setup_seconds = 0;                // host time of the set-up (images on first use, registers)
 };
