@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs every Debian package kdopcd needs. Idempotent: packages already present are skipped,
 # and apt is not touched at all when nothing is missing. Uses sudo only when not root.
-# Usage: scripts/install-deps.sh [--demo]
+# Usage: scripts/install-deps.sh [--demo | --coq]
 #   --demo: only what scripts/demo.sh builds (the reference library and kdop, no engines) and its
 #           real meshes; a first impression needs no Verilator, SystemC, Yosys or FCL.
+#   --coq:  everything, plus Coq and Gappa's Coq library, which check the certificates of the
+#           proofs (scripts/formal.sh --coq; about 600 MB, so not in the default set).
 set -euo pipefail
 
 DEMO_PACKAGES=(
@@ -20,9 +22,11 @@ PACKAGES=(
   libsystemc-dev verilator yosys gtkwave
   libfcl-dev libcgal-demo gnuplot-nox jq
   clang libclang-rt-dev
+  gappa
 )
 
 if [ "${1:-}" = "--demo" ]; then PACKAGES=("${DEMO_PACKAGES[@]}"); fi
+if [ "${1:-}" = "--coq" ]; then PACKAGES+=(libcoq-gappa); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -39,10 +39,12 @@ void BoundStats::merge(const BoundStats& o) {
   }
 }
 
+double offset_error_bound(const FixedParams& f) {
+  return std::ldexp(1.0, f.z > f.b + f.c ? -(f.b + f.c) : -f.z);
+}
+
 double fixed_error_bound(const FixedParams& f, double r) {
-  double bound = r * std::ldexp(1.0, 1 - f.b) + 6 * std::ldexp(1.0, -f.c) + std::ldexp(1.0, -f.z);
-  if (f.z > f.b + f.c) bound += std::ldexp(1.0, -(f.b + f.c));
-  return bound;
+  return r * std::ldexp(1.0, 1 - f.b) + 6 * std::ldexp(1.0, -f.c) + offset_error_bound(f);
 }
 
 namespace {
@@ -50,8 +52,7 @@ namespace {
 // The bound as an exact sum with r rounded up, so "err <= bound" is decided without rounding.
 ExactSum exact_bound(const FixedParams& f, double r_up) {
   ExactSum s;
-  s.add_product(r_up, std::ldexp(1.0, 1 - f.b)).add(6 * std::ldexp(1.0, -f.c)).add(std::ldexp(1.0, -f.z));
-  if (f.z > f.b + f.c) s.add(std::ldexp(1.0, -(f.b + f.c)));
+  s.add_product(r_up, std::ldexp(1.0, 1 - f.b)).add(6 * std::ldexp(1.0, -f.c)).add(offset_error_bound(f));
   return s;
 }
 
@@ -84,7 +85,7 @@ struct BoundContext {
 BoundContext make_context(const FixedParams& bits, double r_max) {
   validate_fixed_params(bits);
   const double sqrt3_up = std::nextafter(std::sqrt(3.0), 10.0);  // >= sqrt 3
-  const double r_up = r_max * (1 + std::ldexp(1.0, -40));         // covers r_max's own rounding
+  const double r_up = tight_bound_radius(r_max);
   return {bits,
           paper_error_bound(bits),
           fixed_error_bound(bits, r_max),

@@ -199,8 +199,8 @@ bool roots_clear_on_first_axis(const DopTree& first, const DopTree& second, cons
 // projected (second) root loses at most r_max 2^-b to its coefficients' rounding and 2^-c times
 // its three |a'| (each at most its largest |coefficient| / s + 2^-b) to the mapping's; the
 // owning (first) root's P = (-1, 0, 0) is exact, so it loses 2^-b and 2^-c times the negative
-// parts of its three coefficients; p loses 2^-z, and 2^-(b+c) more if z > b + c (always added
-// here). The paper's bound, r 2^(1-b) + 6 2^-c + 2^-z, takes every coefficient at 1; a small
+// parts of its three coefficients; p loses 2^-z, or 2^-(b+c) if z > b + c (offset_error_bound;
+// both are added here, which is a little more than needed). The paper's bound, r 2^(1-b) + 6 2^-c + 2^-z, takes every coefficient at 1; a small
 // object in a large scene has far smaller ones.
 double fixed_first_axis_margin(const FixedParams& f, double s, const DopTree& first, const DopTree& second,
                                const Vec3& T) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kdopcd/bound_check.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/tri_fixed.hpp"
 
@@ -13,9 +14,7 @@ namespace kdopcd {
 
 namespace {
 
-double sat_bound(double s, double r_max, const FixedParams& f) {
-  return s * (r_max * std::ldexp(1.0, 1 - f.b) + 6 * std::ldexp(1.0, -f.c) + std::ldexp(1.0, -f.z));
-}
+double sat_bound(double s, double r_max, const FixedParams& f) { return s * fixed_error_bound(f, r_max); }
 
 }  // namespace
 

@@ -210,6 +210,15 @@ unchanged "$tmp/one.poses" "$sum"
 [ -n "$full" ] && expect_error "character device" "${vec[@]}" --out "$full"
 expect_ok "${vec[@]}" --out "$tmp/v.vec"
 
+# --- prove-bound (needs no Gappa to refuse bad options: they are checked first) --------------
+expect_error "--bits" prove-bound --bits 99
+expect_error "--k" prove-bound --k 5
+expect_error "--tri-bits" prove-bound --tri-bits 0,1
+expect_error "--tri-bits" prove-bound --tri-bits 24
+expect_error "--tri-bits" prove-bound --tri-bits 40,40
+expect_error "install Gappa" prove-bound --gappa "$tmp/no-such-gappa"
+expect_error "cannot create" prove-bound --emit "$tmp/empty.vec/sub"
+
 # --- verify-bound -----------------------------------------------------------------------------
 expect_error "nothing to check" verify-bound --samples 0
 expect_error "is a directory" verify-bound --vectors "$tmp/dir" --samples 0

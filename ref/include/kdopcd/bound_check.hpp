@@ -17,6 +17,7 @@
 //    computed with p_c (the clamped p is just another input in range).
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -55,9 +56,17 @@ struct BoundStats {
   bool operator==(const BoundStats&) const = default;
 };
 
-// The paper's bound (r = sqrt 3) and the tight one (r = r_max of the set), in units of s.
+// The paper's bound (r = sqrt 3) and the tight one (r = r_max of the set), in units of s:
+// r 2^(1-b) + 6 2^-c + offset_error_bound (docs/fixed-point.md §6, proven in docs/formal.md).
 double fixed_error_bound(const FixedParams& bits, double r);
+// The p term's share: p' and p' + 1 are within 2^-z of p; when z > b+c they are shifted to the
+// 2^-(b+c) grid, and floor(floor(p 2^z) 2^(b+c-z)) = floor(p 2^(b+c)), so the share is 2^-(b+c)
+// (the shift's rounding subsumes p''s).
+double offset_error_bound(const FixedParams& bits);
 inline double paper_error_bound(const FixedParams& bits) { return fixed_error_bound(bits, 1.7320508075688772); }
+// The r of the tight bound that is checked (and proven, docs/formal.md): r_max rounded up by a
+// relative 2^-40, which covers r_max's own rounding and that of the mapping vectors' cross sum.
+inline double tight_bound_radius(double r_max) { return r_max * (1 + std::ldexp(1.0, -40)); }
 
 struct BoundConfig {
   FixedParams bits;

@@ -46,6 +46,20 @@ void validate_fixed_params(const FixedParams& params);
 // Parses "b,c,z" (e.g. "18,18,18") or a single "n" for b = c = z = n; validates; throws InputError.
 FixedParams parse_fixed_params(const std::string& text);
 
+// Two's-complement widths (sign included) of the integers of Eq. 22, the table above: the widths
+// the RTL lane declares for its ports and sums, and what the Gappa proofs show every in-range
+// operand fits (docs/formal.md).
+struct SatWidths {
+  int coefficient;  // a'           b+2
+  int mapping;      // P'           c+1
+  int offset;       // p', p' + 1   z+4
+  int product;      // P'a'         b+c+2
+  int sum;          // diff1', diff2' and every partial sum: b+c+5
+};
+KDOPCD_HD constexpr SatWidths sat_widths(const FixedParams& f) {
+  return {f.b + 2, f.c + 1, f.z + 4, f.b + f.c + 2, f.b + f.c + 5};
+}
+
 // Width checks of every intermediate: on in debug builds (NDEBUG not defined); callers may force
 // them with the template flag (the tests do, in Release too).
 #if defined(NDEBUG)
@@ -195,7 +209,7 @@ KDOPCD_HD inline FixedDiffs fixed_diffs(const FixedOperands& o, const FixedParam
   d.diff1 = fixed_detail::mapped<Check>(o.PA, o.a, f.b, f.c) + fixed_detail::mapped<Check>(o.PB, o.bk, f.b, f.c) + p1;
   d.diff2 = fixed_detail::mapped<Check>(o.PB, o.b, f.b, f.c) + fixed_detail::mapped<Check>(o.PA, o.ak, f.b, f.c) - p2;
   if constexpr (Check) {
-    const int w = f.b + f.c + 4;  // b+c+5 bits signed: [-2^(b+c+4), 2^(b+c+4) - 1]
+    const int w = sat_widths(f).sum - 1;  // b+c+5 bits signed: [-2^(b+c+4), 2^(b+c+4) - 1]
     fixed_detail::check_range(d.diff1, -pow2(w), pow2(w) - 1, "fixed SAT: diff1' wider than b+c+5 bits");
     fixed_detail::check_range(d.diff2, -pow2(w), pow2(w) - 1, "fixed SAT: diff2' wider than b+c+5 bits");
   }
