@@ -121,7 +121,11 @@ module kdopcd_v2_engine #(
   pair_t          root;
 
   // The limit is taken at START and held for the query (a write to PENDING_LIMIT during a query
-  // counts from the next one): the scheduler's credit comparison then starts at a register.
+  // counts from the next one): the scheduler's credit comparison then starts at a register. So is
+  // the descent rule: the top's inputs carry the next query's fields (the command queue's oldest
+  // ready descriptor) while this one runs.
+  logic [1:0] rule_q, rule_d;
+  assign rule_d  = start_i ? rule_i : rule_q;
   assign root    = '0;
   assign limit_d = (pending_limit_i == '0 || 32'(pending_limit_i) > PENDING_DEPTH) ? PCW'(PENDING_DEPTH)
                                                                                   : pending_limit_i;
@@ -218,10 +222,12 @@ module kdopcd_v2_engine #(
     if (!rst_ni) begin
       room_q    <= 1'b1;
       reserve_q <= '0;
+      rule_q    <= '0;
       for (int e = 0; e < 6; e++) lim_q[e] <= RW'(PENDING_DEPTH + 2 - e);
     end else begin
       room_q    <= room_d;
       reserve_q <= reserve_d;
+      rule_q    <= rule_d;
       if (start_i) for (int e = 0; e < 6; e++) lim_q[e] <= lim_d[e];
     end
   end
@@ -295,8 +301,8 @@ module kdopcd_v2_engine #(
   always_comb begin
     if (v_link_f.leaf)       split_first = 1'b0;
     else if (v_link_s.leaf)  split_first = 1'b1;
-    else if (rule_i == kdopcd_format_pkg::RULE_FIRST)  split_first = 1'b1;
-    else if (rule_i == kdopcd_format_pkg::RULE_SECOND) split_first = 1'b0;
+    else if (rule_q == kdopcd_format_pkg::RULE_FIRST)  split_first = 1'b1;
+    else if (rule_q == kdopcd_format_pkg::RULE_SECOND) split_first = 1'b0;
     else                      split_first = vm.pair.depth_f <= vm.pair.depth_s;
   end
 

@@ -297,9 +297,14 @@ module kdopcd_v2_top #(
 
   // ---- the engines
   for (genvar e = 0; e < E; e++) begin : g_engine
-    // The query's fields: engine 0 takes the registers' unless the queue starts it (q_start) or
-    // holds it (q_holds); the SAT unit, the rule and the limit take theirs at START, M' and T' are
-    // read while the query runs. The other engines run queued queries only.
+    // The query's fields: the SAT unit, the rule and the limit take theirs at START; M' and T'
+    // are read while the query runs, so engine 0 takes the registers' unless the queue starts it
+    // (q_start) or holds it (q_holds). The other engines run queued queries only. The START
+    // fields of engine 0 are selected by "not a register START" rather than "a queue START": the
+    // queue is blocked while the registers start a query, so both pick the same fields at every
+    // START, and the queue's dispatch decision (which depends on the write-back's room) stays out
+    // of the path through the limit into the engine's registered credit (185 MHz estimated with
+    // it there).
     logic                 start, from_queue;
     logic [1:0]           rule;
     logic [23:0]          pending_limit;
@@ -311,7 +316,7 @@ module kdopcd_v2_top #(
     logic [3*TransW-1:0]  trans;
     if (e == 0) begin : g_registers
       assign start      = reg_start || q_start[0];
-      assign from_queue = q_start[0];
+      assign from_queue = !reg_start;
       assign rot        = (q_start[0] || q_holds[0]) ? q_rot[0 +: 9*RotW] : reg_rot;
       assign trans      = (q_start[0] || q_holds[0]) ? q_trans[0 +: 3*TransW] : reg_trans;
     end else begin : g_queue_only

@@ -5,6 +5,9 @@
 // over each host interface. Every query's contacts (read back from its buffer: the model's and the
 // reference's fixed backend's), its completion record (tag, count, flags, every counter) and the
 // clocks of its descriptor's last beat and of its record's visibility must be the model's.
+// `rule`: the descent rule of every descriptor; the register QUERY keeps its reset value, so a
+// rule other than the default shows that a queued query runs with its descriptor's rule, not the
+// registers' (the engine takes it at START).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -20,7 +23,7 @@ namespace kdopcd::queue_batch {
 
 // Returns the model's batch (for the caller's further checks).
 inline model::BatchResult expect_cycle_exact(const real_scenes::Scene& sc, int repeats, int engines,
-                                             const std::string& host) {
+                                             const std::string& host, DescentRule rule = DescentRule::Shallower) {
   std::vector<Pose> poses;
   for (int rep = 0; rep < repeats; ++rep)
     for (const ClassifiedPose& cp : sc.poses) poses.push_back(cp.pose);
@@ -29,10 +32,12 @@ inline model::BatchResult expect_cycle_exact(const real_scenes::Scene& sc, int r
   mp.host = model::host_interface(host);
   mp.contact_capacity = 4096;
   mp.engines = engines;
+  mp.rule = rule;
   model::BatchResult m = model::simulate_batch(*sc.first, *sc.second, poses, mp);
   const model::HostClocks c = model::host_clocks(mp.host, mp.clock_mhz);
   rtl::V2TopParams tp;
   tp.pending_limit = std::uint32_t(mp.stack_depth);
+  tp.rule = rule;
   const std::vector<rtl::V2QueueResult> r = rtl::simulate_v2_queue(
       *sc.first, *sc.second, poses, tp,
       rtl::V2QueueLink{c.read_latency, c.write_latency, c.beats_per_cycle, c.cycles_per_beat}, mp.contact_capacity);
@@ -45,7 +50,9 @@ inline model::BatchResult expect_cycle_exact(const real_scenes::Scene& sc, int r
     const model::ModelStats& ms = m.queries[i].stats;
     const contract::v2::queue::Completion& cpl = r[i].completion;
     EXPECT_EQ(r[i].contacts, m.queries[i].contacts);
-    EXPECT_EQ(r[i].contacts, collide(*sc.first, *sc.second, poses[i], {}, SatBackend::Fixed).contacts);
+    TraversalOptions o;
+    o.rule = rule;
+    EXPECT_EQ(r[i].contacts, collide(*sc.first, *sc.second, poses[i], o, SatBackend::Fixed).contacts);
     EXPECT_EQ(cpl.tag, i);
     EXPECT_TRUE(cpl.done);
     EXPECT_FALSE(cpl.overflow);

@@ -33,6 +33,9 @@ TEST(TopV2Engines, TwoEnginesCycleExactWithTheModel) {
       EXPECT_LT(m.cycles, model::simulate_batch(*sc.first, *sc.second, poses, one).cycles);
     }
   }
+  // Engine 1 runs queued queries only: with a rule other than the default, each must run with its
+  // descriptor's rule for the whole query.
+  queue_batch::expect_cycle_exact(real_scenes::scene(1), 2, 2, "pcie-gen3x16", DescentRule::First);
 }
 
 }  // namespace

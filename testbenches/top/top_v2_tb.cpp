@@ -292,6 +292,11 @@ TEST(TopV2Queue, CycleExactWithTheModel) {
       SCOPED_TRACE(scene(s).name + " over " + host);
       queue_batch::expect_cycle_exact(scene(s), 2, 1, host);
     }
+  // Descriptors with another rule than the registers' (which keep their reset value).
+  for (DescentRule rule : {DescentRule::First, DescentRule::Second}) {
+    SCOPED_TRACE(std::string("rule ") + (rule == DescentRule::First ? "first" : "second"));
+    queue_batch::expect_cycle_exact(scene(1), 1, 1, "pcie-gen3x16", rule);
+  }
 }
 
 // A contact buffer smaller than the query's contacts: the first ones are written, the record
