@@ -8,6 +8,9 @@ renders the report as a Markdown table and computes the routing-delay calibratio
   fpga_report.py calibrate PREFIX PUBLISHED_PS
   fpga_report.py endpoints DIR        (Markdown table of DIR/NN.sta.txt from fpga_endpoints.tcl;
                                        ROUTE_PS and SCALE from the environment)
+  fpga_report.py engines E1.json E2.json [CEILING_PCT]
+                                      (the v2 top with E engines, extrapolated from the reports
+                                       of E = 1 and E = 2: see engines() below)
 """
 import datetime
 import json
@@ -241,6 +244,37 @@ def endpoints(directory):
         print(f"| {i + 1} | {pin} | `{net}` | {arrival} | {nets} | {1e6 / delay_ps:.0f} |")
 
 
+def engines(path1, path2, ceiling_pct=100.0):
+    """Resources of the v2 top as a + E b, from the reports of ENGINES = 1 and 2 (each engine has
+    its own tree RAMs, SAT unit, triangle unit and write-back packer, and the command queue one
+    descriptor buffer more: DESC_BUFFERS = E + 2), and the largest E whose every resource stays
+    within CEILING_PCT of the part. The clock is not extrapolated: every path of an engine is
+    inside it or through the queue's per-engine logic, so the estimate of E = 2 stands for larger
+    E as long as that logic's depth does not grow (say so where it does)."""
+    def top(path):
+        with open(path) as f:
+            rep = json.load(f)
+        mod = next(m for m in rep["modules"] if m["module"].startswith("kdopcd_v2_top"))
+        return rep, mod
+    rep1, e1 = top(path1)
+    _, e2 = top(path2)
+    cap = rep1["capacity"]
+    print(f"| resource | E = 1 | E = 2 | per engine | shared | {rep1['part']} | largest E at {ceiling_pct:g} % |")
+    print("|---|---|---|---|---|---|---|")
+    limits = {}
+    for key in ("lut", "ff", "dsp", "bram36", "uram", "carry"):
+        per = e2[key] - e1[key]
+        shared = e1[key] - per
+        capacity = cap.get(key)
+        if capacity and per > 0:
+            limits[key] = int((capacity * ceiling_pct / 100.0 - shared) // per)
+        largest = limits.get(key, "-")
+        print(f"| {key} | {e1[key]:g} | {e2[key]:g} | {per:g} | {shared:g} | {capacity if capacity else '-'} | {largest} |")
+    bound = min(limits, key=limits.get)
+    print(f"\nlargest E: {limits[bound]} (bound by {bound}); clock estimate E = 1: {e1['fmax_mhz_est']} MHz, "
+          f"E = 2: {e2['fmax_mhz_est']} MHz")
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "report":
@@ -249,6 +283,8 @@ if __name__ == "__main__":
         table(sys.argv[2])
     elif cmd == "endpoints":
         endpoints(sys.argv[2])
+    elif cmd == "engines":
+        engines(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 100.0)
     elif cmd == "calibrate":
         calibrate(sys.argv[2], float(sys.argv[3]))
     else:
