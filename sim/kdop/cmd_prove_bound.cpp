@@ -215,7 +215,13 @@ void run_prove(const ProveArgs& args) {
                                 : fmt::format("fails: {}", fmt::join(broken, ", ")));
     }
   }
-  fmt::print("scripts in {}\n", root.string());
+  // A temporary directory is kept only when something failed (its scripts and Gappa's messages).
+  if (args.emit.empty() && !failed && !survivors) {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  } else {
+    fmt::print("scripts in {}\n", root.string());
+  }
   if (failed) throw CheckFailed(fmt::format("prove-bound: {} of {} cases not proven", failed, cases.size()));
   if (survivors) throw CheckFailed(fmt::format("prove-bound: {} mutants survived: the proofs cannot see them", survivors));
 }
@@ -231,7 +237,8 @@ void add_prove_bound_command(CLI::App& app) {
   cmd->add_option("--tri-bits", args->tri_bits,
                   "the triangle unit's fractional bits v,m; repeat for several (default 24,24)");
   cmd->add_flag("--mutants", args->mutants, "prove each planted error instead: every one must make a proof fail");
-  cmd->add_option("--emit", args->emit, "write the Gappa scripts here (default: a new temporary directory)");
+  cmd->add_option("--emit", args->emit,
+                  "keep the Gappa scripts here (default: a temporary directory, removed unless a proof failed)");
   cmd->add_option("--gappa", args->gappa, "the Gappa program")->capture_default_str();
   cmd->add_option("--timeout", args->timeout, "seconds per Gappa run")->check(positive_finite(86400))->capture_default_str();
   cmd->add_option("--jobs", args->jobs, "parallel Gappa runs (0 = one per core)")->check(CLI::Range(0, 1024));
