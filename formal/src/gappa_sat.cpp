@@ -58,17 +58,11 @@ ExactDouble exact(double x) {
   return d;
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? separator : "") + parts[i];
-  return out;
-}
-
 template <class F>
 std::string over_components(F&& f, const std::string& separator) {
   std::vector<std::string> parts;
   for (const char* c : kComponents) parts.push_back(f(std::string(c)));
-  return join(parts, separator);
+  return fmt::format("{}", fmt::join(parts, separator));
 }
 
 struct Builder {
@@ -116,7 +110,7 @@ struct Builder {
     if (cross_sums && !is(SatMutant::CrossSumUnbounded))
       for (const char* o : {"A", "B"})
         h.push_back(fmt::format("P{0}0 + P{0}1 + P{0}2 >= -{1}", o, radius));  // sum |P_i| = |L.v| <= r_max
-    return join(h, " /\\\n  ");
+    return fmt::format("{}", fmt::join(h, " /\\\n  "));
   }
 
   // sn(x') summands and G of every component (the lemma's conclusions are the hypotheses here).
@@ -289,15 +283,6 @@ std::string_view mutant_name(SatMutant m) {
     case SatMutant::ShiftRoundsWrongWay: return "shift-rounds-wrong-way";
   }
   return "?";
-}
-
-SatMutant parse_sat_mutant(std::string_view name) {
-  if (name == "none") return SatMutant::None;
-  for (SatMutant m : all_sat_mutants())
-    if (mutant_name(m) == name) return m;
-  std::vector<std::string> names;
-  for (SatMutant m : all_sat_mutants()) names.emplace_back(mutant_name(m));
-  throw InputError(fmt::format("unknown mutant '{}' (expected none, {})", name, join(names, ", ")));
 }
 
 ProvenBound proven_sat_bound(const FixedParams& bits, int k) {

@@ -15,6 +15,7 @@
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/sat_fixed.hpp"
+#include "kdopcd/tri_fixed.hpp"
 
 namespace kdopcd::cli {
 
@@ -130,6 +131,24 @@ inline FixedParams parse_bits_option(const std::string& text, const char* option
     throw InputError(fmt::format("{} {}: {} (expected b,c,z or one n, each {}..{})", option, text, e.what(),
                                  kMinFixedBits, kMaxFixedBits));
   }
+}
+
+// "v,m" or one "n" for both: the triangle unit's bits (TriangleFixedParams).
+inline TriangleFixedParams parse_tri_bits(const std::string& text) {
+  const auto comma = text.find(',');
+  auto number = [&](const std::string& part) {
+    int value = 0;
+    const auto [next, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (ec != std::errc() || next != part.data() + part.size() || part.empty())
+      throw InputError(fmt::format("--tri-bits '{}': expected v,m or one number", text));
+    return value;
+  };
+  const TriangleFixedParams p = comma == std::string::npos
+                                    ? TriangleFixedParams{number(text), number(text)}
+                                    : TriangleFixedParams{number(text.substr(0, comma)), number(text.substr(comma + 1))};
+  if (p.v < 1 || p.m < 1 || p.v + p.m > kMaxTriangleFixedBits)
+    throw InputError(fmt::format("--tri-bits '{}': need v, m >= 1 and v + m <= {}", text, kMaxTriangleFixedBits));
+  return p;
 }
 
 // The k values of the orientation sets (orientations.hpp).

@@ -71,25 +71,6 @@ struct Case {
 
 std::string bits_text(const FixedParams& f) { return fmt::format("{},{},{}", f.b, f.c, f.z); }
 
-// --tri-bits v,m: the triangle unit's fractional bits (kdop collide --tri-bits takes the same).
-TriangleFixedParams parse_tri_bits(const std::string& text) {
-  TriangleFixedParams p;
-  const std::size_t comma = text.find(',');
-  const std::string error = fmt::format("--tri-bits {}: expected v,m with v, m >= 1 and v + m <= {}", text,
-                                        kMaxTriangleFixedBits);
-  if (comma == std::string::npos || !decimal_integer_error(text.substr(0, comma), false).empty() ||
-      !decimal_integer_error(text.substr(comma + 1), false).empty())
-    throw InputError(error);
-  try {
-    p.v = std::stoi(text.substr(0, comma));
-    p.m = std::stoi(text.substr(comma + 1));
-    check_triangle_params(p);
-  } catch (const std::exception&) {
-    throw InputError(error);
-  }
-  return p;
-}
-
 fs::path work_directory(const std::string& emit) {
   if (!emit.empty()) {
     std::error_code ec;

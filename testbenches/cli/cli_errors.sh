@@ -214,7 +214,7 @@ expect_ok "${vec[@]}" --out "$tmp/v.vec"
 expect_error "--bits" prove-bound --bits 99
 expect_error "--k" prove-bound --k 5
 expect_error "--tri-bits" prove-bound --tri-bits 0,1
-expect_error "--tri-bits" prove-bound --tri-bits 24
+expect_error "--tri-bits" prove-bound --tri-bits 24,x
 expect_error "--tri-bits" prove-bound --tri-bits 40,40
 expect_error "install Gappa" prove-bound --gappa "$tmp/no-such-gappa"
 expect_error "cannot create" prove-bound --emit "$tmp/empty.vec/sub"

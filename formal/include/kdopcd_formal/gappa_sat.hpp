@@ -28,7 +28,6 @@ enum class SatMutant {
 };
 std::vector<SatMutant> all_sat_mutants();
 std::string_view mutant_name(SatMutant m);
-SatMutant parse_sat_mutant(std::string_view name);  // throws InputError for an unknown name
 
 // One proof obligation: a complete Gappa input whose success proves `claim`.
 struct GappaScript {
