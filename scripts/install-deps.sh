@@ -22,7 +22,8 @@ PACKAGES=(
   libsystemc-dev verilator yosys gtkwave
   libfcl-dev libcgal-demo gnuplot-nox jq
   clang libclang-rt-dev
-  gappa
+  gappa z3
+  python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
 )
 
 if [ "${1:-}" = "--demo" ]; then PACKAGES=("${DEMO_PACKAGES[@]}"); fi
