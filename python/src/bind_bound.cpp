@@ -36,7 +36,7 @@ void bind_bound(py::module_& m) {
   m.def(
       "verify_bound",
       [](const std::vector<int>& bits, int k, std::uint64_t seed, std::uint64_t samples,
-         const std::optional<py::array>& vectors) {
+         const std::optional<py::object>& vectors) {
         BoundConfig config;
         config.bits = fixed_params_from(bits);
         config.k = k;

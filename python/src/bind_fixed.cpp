@@ -103,7 +103,9 @@ py::dict setup_to_dict(const QuerySetup& s) {
 // Rows of operands as vectors: float rows are R vectors (scaled doubles), integer rows Q vectors.
 // Each row goes through the vector format and the library's parser, so a row outside the
 // format's ranges is refused with the parser's message ("operands:<row + 1>: ...").
-std::vector<TestVector> vectors_from_rows(const py::array& operands, const py::array& bits_array) {
+std::vector<TestVector> vectors_from_rows(const py::object& operands_object, const py::object& bits_array) {
+  const py::array operands = py::array::ensure(operands_object);
+  if (!operands) throw InputError("operands: expected an (n, 19) array");
   const char kind = operands.dtype().kind();
   const bool real = kind == 'f';
   if (!real && kind != 'i' && kind != 'u')
@@ -208,7 +210,7 @@ void bind_fixed(py::module_& m) {
       py::arg("path"), "parse_test_vectors of a file");
   m.def(
       "format_test_vectors",
-      [](const py::array& operands, const py::array& bits) {
+      [](const py::object& operands, const py::object& bits) {
         std::string text;
         for (const TestVector& v : vectors_from_rows(operands, bits)) text += format_test_vector(v) + "\n";
         return text;
@@ -218,7 +220,7 @@ void bind_fixed(py::module_& m) {
       "or one row per vector");
   m.def(
       "quantize_operands",
-      [](const py::array& operands, const py::array& bits) {
+      [](const py::object& operands, const py::object& bits) {
         const std::vector<TestVector> vectors = vectors_from_rows(operands, bits);
         py::array_t<std::int64_t> out({py::ssize_t(vectors.size()), py::ssize_t(19)});
         for (std::size_t i = 0; i < vectors.size(); ++i) {
@@ -230,7 +232,7 @@ void bind_fixed(py::module_& m) {
       py::arg("operands"), py::arg("bits"), "The 19 integers of each R vector (quantize_operands)");
   m.def(
       "sat_eval",
-      [](const py::array& operands, const py::array& bits) {
+      [](const py::object& operands, const py::object& bits) {
         const std::vector<TestVector> vectors = vectors_from_rows(operands, bits);
         std::vector<__int128> d1(vectors.size()), d2(vectors.size());
         py::array_t<bool> separated(py::ssize_t(vectors.size()));

@@ -52,7 +52,7 @@ py::dict stats_to_dict(const TraversalStats& stats);
 
 // Rows of axis-test operands (n, 19) as test vectors: float rows are R vectors, integer rows Q
 // vectors; bits is (b, c, z) or one row per vector. Checked by the vector format's parser.
-std::vector<TestVector> vectors_from_rows(const py::array& operands, const py::array& bits);
+std::vector<TestVector> vectors_from_rows(const py::object& operands, const py::object& bits);
 
 // (b, c, z), checked by validate_fixed_params; (v, m), checked by check_triangle_params.
 FixedParams fixed_params_from(const std::vector<int>& bits);
