@@ -183,7 +183,7 @@ void bind_model(py::module_& m) {
   m.def(
       "sim",
       [](const TreePtr& first, const TreePtr& second, const DoubleArray& poses_array, const std::string& arch,
-         const py::kwargs& kwargs) {
+         bool check_overflow, const py::kwargs& kwargs) {
         const model::ModelParams params = params_from(arch, kwargs);
         const std::vector<Pose> poses = poses_from_array(poses_array, "pose");
         if (first->tree.k() != second->tree.k())
@@ -196,6 +196,19 @@ void bind_model(py::module_& m) {
           keep_alive(second);
           batch = model::simulate_batch(first->tree, second->tree, poses, params);
         }
+        // As kdop sim: an overflow leaves a query's contact set incomplete, which is an error
+        // unless the caller asked to see the incomplete results (their stats say which overflowed).
+        for (std::size_t i = 0; check_overflow && i < batch.queries.size(); ++i) {
+          const model::ModelStats& s = batch.queries[i].stats;
+          if (s.stack_overflow)
+            throw OverflowError(fmt::format("model: pose {}: DOP-pair {} overflow ({} entries): the contact set is "
+                                            "incomplete (raise stack_depth)",
+                                            i, params.arch == model::Architecture::V2 ? "pending set" : "stack",
+                                            params.stack_depth));
+          if (s.contact_overflow)
+            throw OverflowError(fmt::format("model: pose {}: more contacts than the buffer holds ({}): raise "
+                                            "contact_capacity", i, params.contact_capacity));
+        }
         py::list queries;
         for (model::ModelResult& q : batch.queries)
           queries.append(py::make_tuple(contacts_to_array(std::move(q.contacts)), model_stats(q.stats)));
@@ -207,10 +220,12 @@ void bind_model(py::module_& m) {
         return d;
       },
       py::arg("first"), py::arg("second"), py::arg("poses"), py::kw_only(), py::arg("arch") = "v2",
+      py::arg("check_overflow") = true,
       "kdop sim: the SystemC model on one pose (7,) or a batch (n, 7) (v2 runs a batch on `engines` engines at once). "
       "Keyword arguments set model parameters (model_params() lists them). Returns queries: a list of (contacts, "
       "counters dict with 'cycles'), cycles: the whole batch's, sim_seconds, params. One simulation per process at a "
-      "time: concurrent calls wait for each other.");
+      "time: concurrent calls wait for each other. An overflow (stack_overflow, contact_overflow) raises "
+      "kdopcd.CapacityError unless check_overflow=False.");
 }
 
 }  // namespace kdopcd::python

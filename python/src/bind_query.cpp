@@ -56,13 +56,17 @@ class Query {
     return py::make_tuple(contacts_to_array(std::move(r.contacts)), stats_to_dict(r.stats));
   }
 
-  // Every pose, on all cores (one query per pose; each query keeps its own `threads`).
-  py::list batch(const DoubleArray& poses_array) const {
+  // Every pose, on all cores or one after the other (one query per pose; each query keeps its own
+  // `threads`). Python is entered once for all of them.
+  py::list batch(const DoubleArray& poses_array, bool parallel) const {
     const std::vector<Pose> poses = poses_from_array(poses_array, "pose");
     std::vector<QueryResult> results(poses.size());
     {
       py::gil_scoped_release release;
-      tbb::parallel_for(std::size_t(0), poses.size(), [&](std::size_t i) { results[i] = run(poses[i]); });
+      if (parallel)
+        tbb::parallel_for(std::size_t(0), poses.size(), [&](std::size_t i) { results[i] = run(poses[i]); });
+      else
+        for (std::size_t i = 0; i < poses.size(); ++i) results[i] = run(poses[i]);
     }
     py::list out;
     for (QueryResult& r : results) out.append(py::make_tuple(contacts_to_array(std::move(r.contacts)), stats_to_dict(r.stats)));
@@ -125,7 +129,9 @@ void bind_query(py::module_& m) {
            py::arg("first"), py::arg("second"), py::kw_only(), KDOPCD_QUERY_ARGS)
       .def("__call__", &Query::call, py::arg("pose"),
            "(contacts (n, 2) uint32 sorted, stats dict) of the second object placed by pose (qw qx qy qz tx ty tz)")
-      .def("batch", &Query::batch, py::arg("poses"), "a list of (contacts, stats), one per row of an (n, 7) array")
+      .def("batch", &Query::batch, py::arg("poses"), py::arg("parallel") = true,
+           "a list of (contacts, stats), one per row of an (n, 7) array; the poses on all cores, or in order on "
+           "this thread with parallel=False")
       .def("time_cpp", &Query::time_cpp, py::arg("pose"), py::arg("repeats") = 100,
            "seconds of each of `repeats` C++ calls of the query, timed in C++ without Python in between")
       .def_property_readonly("options", &Query::describe);
@@ -146,7 +152,7 @@ void bind_query(py::module_& m) {
          const std::string& rule, const std::optional<std::vector<int>>& bits,
          const std::optional<std::vector<int>>& tri_bits, int threads, std::size_t stack_capacity) {
         return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity)
-            .batch(poses);
+            .batch(poses, true);
       },
       py::arg("first"), py::arg("second"), py::arg("poses"), py::kw_only(), KDOPCD_QUERY_ARGS,
       "collide for every row of an (n, 7) pose array, poses in parallel: a list of (contacts, stats)");

@@ -69,6 +69,16 @@ py::array_t<double> poses_to_array(const std::vector<Pose>& poses) {
 
 py::array_t<std::uint32_t> contacts_to_array(std::vector<ContactPair>&& contacts) {
   static_assert(sizeof(ContactPair) == 2 * sizeof(std::uint32_t));
+  // Most queries find no contact: they all return one empty array, read-only so that sharing it
+  // is safe (making an array was a measurable part of a call's overhead, docs/python.md).
+  if (contacts.empty()) {
+    static const py::array_t<std::uint32_t>* empty = [] {
+      auto* a = new py::array_t<std::uint32_t>(std::vector<py::ssize_t>{0, 2});
+      py::detail::array_proxy(a->ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+      return a;
+    }();
+    return *empty;
+  }
   auto* owned = new std::vector<ContactPair>(std::move(contacts));
   py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<ContactPair>*>(p); });
   return py::array_t<std::uint32_t>({py::ssize_t(owned->size()), py::ssize_t(2)},
@@ -83,13 +93,17 @@ std::vector<ContactPair> contacts_from_array(const py::array_t<std::uint32_t, py
 }
 
 py::dict stats_to_dict(const TraversalStats& s) {
+  // The keys made once: every query returns this dict, and making six strings per call was a
+  // measurable part of a call's overhead (docs/python.md, "Overhead").
+  static const py::str* keys = new py::str[6]{"pair_tests", "axis_tests", "leaf_pairs", "triangle_tests", "contacts",
+                                              "max_stack_depth"};
   py::dict d;
-  d["pair_tests"] = s.pair_tests;
-  d["axis_tests"] = s.axis_tests;
-  d["leaf_pairs"] = s.leaf_pairs;
-  d["triangle_tests"] = s.triangle_tests;
-  d["contacts"] = s.contacts;
-  d["max_stack_depth"] = s.max_stack_depth;
+  d[keys[0]] = s.pair_tests;
+  d[keys[1]] = s.axis_tests;
+  d[keys[2]] = s.leaf_pairs;
+  d[keys[3]] = s.triangle_tests;
+  d[keys[4]] = s.contacts;
+  d[keys[5]] = s.max_stack_depth;
   return d;
 }
 
