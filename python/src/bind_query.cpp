@@ -46,8 +46,8 @@ class Query {
     return collide(first_->tree, second_->tree, pose, options_, backend_, fixed_, tri_);
   }
 
-  py::tuple call(const DoubleArray& pose_array) const {
-    const Pose pose = pose_from_array(pose_array, "pose");
+  py::tuple call(py::handle pose_object) const {
+    const Pose pose = pose_from_object(pose_object, "pose");
     QueryResult r;
     {
       py::gil_scoped_release release;
@@ -116,6 +116,31 @@ const char* const kQueryDoc =
     "or 'larger'; threads: of one query (1 = sequential, 0 = every core); stack_capacity: 0 = unbounded (else "
     "kdopcd.CapacityError when exceeded).";
 
+// A Query from collide()'s keyword arguments (the names and defaults of Query's constructor).
+Query query_from_kwargs(TreePtr first, TreePtr second, const py::kwargs& kwargs, const char* function) {
+  std::string backend = "float", rule = "shallower";
+  int axes = 0, threads = 1;
+  std::size_t stack_capacity = 0;
+  std::optional<std::vector<int>> bits, tri_bits;
+  for (const auto& [key, value] : kwargs) {
+    const std::string name = py::reinterpret_borrow<py::str>(key);
+    try {
+      if (name == "backend") backend = value.cast<std::string>();
+      else if (name == "axes") axes = value.cast<int>();
+      else if (name == "rule") rule = value.cast<std::string>();
+      else if (name == "bits") bits = value.cast<std::optional<std::vector<int>>>();
+      else if (name == "tri_bits") tri_bits = value.cast<std::optional<std::vector<int>>>();
+      else if (name == "threads") threads = value.cast<int>();
+      else if (name == "stack_capacity") stack_capacity = value.cast<std::size_t>();
+      else throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + name + "'");
+    } catch (const py::cast_error&) {
+      throw py::type_error(std::string(function) + "(): " + name + " has the wrong type (" +
+                           py::str(py::type::of(value)).cast<std::string>() + ")");
+    }
+  }
+  return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity);
+}
+
 #define KDOPCD_QUERY_ARGS                                                                                            \
   py::arg("backend") = "float", py::arg("axes") = 0, py::arg("rule") = "shallower", py::arg("bits") = py::none(),  \
       py::arg("tri_bits") = py::none(), py::arg("threads") = 1, py::arg("stack_capacity") = 0
@@ -136,16 +161,20 @@ void bind_query(py::module_& m) {
            "seconds of each of `repeats` C++ calls of the query, timed in C++ without Python in between")
       .def_property_readonly("options", &Query::describe);
 
+  // collide() reads its keyword arguments itself: pybind11's matching of named arguments cost more
+  // than the rest of the call (docs/python.md, "Overhead"), and collide is the call made most.
   m.def(
       "collide",
-      [](TreePtr first, TreePtr second, const DoubleArray& pose, const std::string& backend, int axes,
-         const std::string& rule, const std::optional<std::vector<int>>& bits,
-         const std::optional<std::vector<int>>& tri_bits, int threads, std::size_t stack_capacity) {
-        return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity)
-            .call(pose);
+      [](py::args args, const py::kwargs& kwargs) {
+        if (args.size() != 3)
+          throw py::type_error("collide() takes 3 positional arguments (first, second, pose), " +
+                               std::to_string(args.size()) + " given");
+        return query_from_kwargs(args[0].cast<TreePtr>(), args[1].cast<TreePtr>(), kwargs, "collide").call(args[2]);
       },
-      py::arg("first"), py::arg("second"), py::arg("pose"), py::kw_only(), KDOPCD_QUERY_ARGS,
-      (std::string("kdopcd::collide: (contacts (n, 2) uint32, stats dict). ") + kQueryDoc).c_str());
+      (std::string("collide(first, second, pose, *, backend='float', axes=0, rule='shallower', bits=None, "
+                   "tri_bits=None, threads=1, stack_capacity=0)\n\nkdopcd::collide: (contacts (n, 2) uint32, stats dict). ") +
+       kQueryDoc)
+          .c_str());
   m.def(
       "collide_batch",
       [](TreePtr first, TreePtr second, const DoubleArray& poses, const std::string& backend, int axes,

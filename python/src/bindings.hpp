@@ -40,6 +40,7 @@ using Int64Array = py::array_t<std::int64_t, py::array::c_style | py::array::for
 // a bad pose raises the library's own message, `where` first.
 Pose pose_from_values(const double* v, const std::string& where);
 Pose pose_from_array(const DoubleArray& a, const std::string& where);  // shape (7,)
+Pose pose_from_object(py::handle object, const std::string& where);    // anything NumPy makes (7,) of
 std::vector<Pose> poses_from_array(const DoubleArray& a, const std::string& where);  // (n, 7) or (7,)
 py::array_t<double> pose_to_array(const Pose& pose);  // the normalized quaternion and the translation
 py::array_t<double> poses_to_array(const std::vector<Pose>& poses);

@@ -31,7 +31,18 @@ Pose pose_from_values(const double* v, const std::string& where) {
   return pose;
 }
 
+Pose pose_from_object(py::handle object, const std::string& where) {
+  // A float64 array of 7 in C order, the common case, is read in place; anything else goes
+  // through NumPy's conversion.
+  if (py::isinstance<py::array_t<double>>(object)) {
+    const auto a = py::reinterpret_borrow<py::array_t<double>>(object);
+    if (a.ndim() == 1 && a.shape(0) == 7 && (a.flags() & py::array::c_style)) return pose_from_values(a.data(), where);
+  }
+  return pose_from_array(DoubleArray::ensure(object), where);
+}
+
 Pose pose_from_array(const DoubleArray& a, const std::string& where) {
+  if (!a) throw InputError(where + ": a pose is 7 numbers (qw, qx, qy, qz, tx, ty, tz)");
   if (a.ndim() != 1 || a.shape(0) != 7)
     throw InputError(where + ": a pose is 7 numbers (qw, qx, qy, qz, tx, ty, tz)");
   return pose_from_values(a.data(), where);
@@ -93,17 +104,19 @@ std::vector<ContactPair> contacts_from_array(const py::array_t<std::uint32_t, py
 }
 
 py::dict stats_to_dict(const TraversalStats& s) {
-  // The keys made once: every query returns this dict, and making six strings per call was a
-  // measurable part of a call's overhead (docs/python.md, "Overhead").
-  static const py::str* keys = new py::str[6]{"pair_tests", "axis_tests", "leaf_pairs", "triangle_tests", "contacts",
-                                              "max_stack_depth"};
+  // Every query returns this dict: its keys are made once, and it is filled through the C API
+  // without pybind11's temporaries, which were a measurable part of a call's overhead
+  // (docs/python.md, "Overhead").
+  static PyObject* const keys[6] = {PyUnicode_InternFromString("pair_tests"), PyUnicode_InternFromString("axis_tests"),
+                                    PyUnicode_InternFromString("leaf_pairs"), PyUnicode_InternFromString("triangle_tests"),
+                                    PyUnicode_InternFromString("contacts"), PyUnicode_InternFromString("max_stack_depth")};
+  const unsigned long long values[6] = {s.pair_tests, s.axis_tests, s.leaf_pairs, s.triangle_tests, s.contacts,
+                                        s.max_stack_depth};
   py::dict d;
-  d[keys[0]] = s.pair_tests;
-  d[keys[1]] = s.axis_tests;
-  d[keys[2]] = s.leaf_pairs;
-  d[keys[3]] = s.triangle_tests;
-  d[keys[4]] = s.contacts;
-  d[keys[5]] = s.max_stack_depth;
+  for (int i = 0; i < 6; ++i) {
+    const py::object value = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(values[i]));
+    if (!value || PyDict_SetItem(d.ptr(), keys[i], value.ptr()) != 0) throw py::error_already_set();
+  }
   return d;
 }
 

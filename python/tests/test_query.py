@@ -109,6 +109,10 @@ def test_queries_release_the_gil(mesh_dir, cow, cow_tree):
 
 def test_bad_input_raises_the_library_message(cow, cow_tree, cow_poses, mesh_dir):
     pose = cow_poses[0]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'backnd'"):
+        kdopcd.collide(cow_tree, cow_tree, pose, backnd="float")
+    with pytest.raises(TypeError, match="axes has the wrong type"):
+        kdopcd.collide(cow_tree, cow_tree, pose, axes="3")
     with pytest.raises(ValueError, match="unknown SAT backend 'fast'"):
         kdopcd.collide(cow_tree, cow_tree, pose, backend="fast")
     with pytest.raises(ValueError, match="unknown descent rule 'deeper'"):
