@@ -33,8 +33,14 @@ void check_array_mesh(const Mesh& mesh) {
                                      mesh.vertices.size()));
 }
 
-std::shared_ptr<Mesh> mesh_from_arrays(const DoubleArray& vertices, const Int64Array& triangles, const std::string& name) {
+std::shared_ptr<Mesh> mesh_from_arrays(const DoubleArray& vertices, const py::object& triangles_object,
+                                       const std::string& name) {
   if (vertices.ndim() != 2 || vertices.shape(1) != 3) throw InputError(name + ": vertices must be an (n, 3) array");
+  // Indices must be integers: NumPy's cast would truncate 1.5 to a valid-looking 1.
+  const py::array given = py::array::ensure(triangles_object);
+  if (!given || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u'))
+    throw InputError(name + ": triangles must be an (m, 3) array of integer vertex indices");
+  const auto triangles = Int64Array::ensure(given);
   if (triangles.ndim() != 2 || triangles.shape(1) != 3) throw InputError(name + ": triangles must be an (m, 3) array");
   auto mesh = std::make_shared<Mesh>();
   mesh->name = name;

@@ -48,7 +48,6 @@ py::array_t<double> poses_to_array(const std::vector<Pose>& poses);
 // Contacts as an (n, 2) uint32 array (first triangle, second triangle) that takes over the
 // vector's memory: no copy.
 py::array_t<std::uint32_t> contacts_to_array(std::vector<ContactPair>&& contacts);
-std::vector<ContactPair> contacts_from_array(const py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>& a);
 py::dict stats_to_dict(const TraversalStats& stats);
 
 // Rows of axis-test operands (n, 19) as test vectors: float rows are R vectors, integer rows Q

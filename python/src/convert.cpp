@@ -96,13 +96,6 @@ py::array_t<std::uint32_t> contacts_to_array(std::vector<ContactPair>&& contacts
                                     reinterpret_cast<const std::uint32_t*>(owned->data()), free_when_done);
 }
 
-std::vector<ContactPair> contacts_from_array(const py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>& a) {
-  if (a.ndim() != 2 || a.shape(1) != 2) throw InputError("contacts are an (n, 2) array");
-  std::vector<ContactPair> out(std::size_t(a.shape(0)));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {a.at(py::ssize_t(i), 0), a.at(py::ssize_t(i), 1)};
-  return out;
-}
-
 py::dict stats_to_dict(const TraversalStats& s) {
   // Every query returns this dict: its keys are made once, and it is filled through the C API
   // without pybind11's temporaries, which were a measurable part of a call's overhead

@@ -142,6 +142,8 @@ def test_bad_input_raises_the_library_message(cow, cow_tree, cow_poses, mesh_dir
         kdopcd.Mesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 3]])
     with pytest.raises(ValueError, match="non-finite coordinate"):
         kdopcd.Mesh([[0, 0, np.inf], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]])
+    with pytest.raises(ValueError, match="integer vertex indices"):
+        kdopcd.Mesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 1.5]])
     with pytest.raises(ValueError, match="empty mesh"):
         kdopcd.Mesh(np.zeros((3, 3)), np.zeros((0, 3), dtype=np.int64))
     with pytest.raises(ValueError):
