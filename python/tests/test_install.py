@@ -3,6 +3,7 @@ it and runs a query."""
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ def test_install_into_a_prefix(tmp_path, cow_path):
     prefix = tmp_path / "prefix"
     subprocess.run(["cmake", "--install", build, "--component", "kdopcd_python", "--prefix", str(prefix)],
                    check=True, capture_output=True, text=True)
+    # The build's default is the interpreter's own layout for a prefix (site-packages under lib).
+    default = sysconfig.get_path("platlib", "posix_prefix", vars={"platbase": "/p", "base": "/p"})
+    assert Path("/p", os.environ["KDOPCD_PYTHON_DEFAULT_DIR"]) == Path(default)
     site = prefix / relative
     installed = list(site.glob("kdopcd*.so"))
     assert len(installed) == 1
