@@ -90,7 +90,14 @@ void bind_multibody(py::module_& m) {
            py::arg("meshes"), py::arg("mesh_of"), py::arg("poses"), py::arg("k") = 24,
            "Object i is meshes[mesh_of[i]] placed in the world by poses[i] (an (n, 7) array)")
       .def_property_readonly("object_count", [](const World& w) { return w.world->object_count(); })
-      .def("pose", [](const World& w, std::size_t i) { return pose_to_array(w.world->pose(i)); }, py::arg("object"))
+      .def(
+          "pose",
+          [](const World& w, std::size_t i) {
+            if (i >= w.world->object_count())
+              throw InputError("pose: object " + std::to_string(i) + " of " + std::to_string(w.world->object_count()));
+            return pose_to_array(w.world->pose(i));
+          },
+          py::arg("object"), "object i's world placement (qw qx qy qz tx ty tz)")
       .def(
           "set_poses",
           [](World& w, const DoubleArray& poses) {

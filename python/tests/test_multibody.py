@@ -61,6 +61,8 @@ def test_world_from_arrays(cow, cow_tree, cow_poses):
     # New poses, same resident trees: now every object is far from the others.
     world.set_poses(np.array([[1, 0, 0, 0, 100 * i, 0, 0] for i in range(3)]))
     assert len(world.run(backend="host")["broad_pairs"]) == 0
+    with pytest.raises(ValueError, match="object 3 of 3"):
+        world.pose(3)
     with pytest.raises(ValueError, match="one pose per object"):
         world.set_poses(poses[:2])
     with pytest.raises(ValueError, match="unknown broad phase 'octree'"):
