@@ -6,7 +6,10 @@
 #      for k = 6, 14, 18, 24, 26 at b = c = z = 4 .. 44 and at a few unequal widths (z > b+c
 #      among them), and the triangle unit's widths at v = m = 1 .. 28 and a few unequal (v, m);
 #      then the mutants at four widths per k and three (v, m), each of which must make a proof fail.
-#   2. With --coq, Gappa's Coq certificates of the default widths (k = 24 at 18,18,18; the
+#   2. The RTL (scripts/formal_rtl.py: Yosys, yosys-smtbmc, z3): the SAT lane equals Eq. 22 for
+#      every operand and input sequence (base case and k-induction, four configurations), the v2
+#      engine's control properties (bounded), and their mutants.
+#   3. With --coq, Gappa's Coq certificates of the default widths (k = 24 at 18,18,18; the
 #      triangle unit at 24,24) are checked by coqc (Debian: libcoq-gappa; scripts/install-deps.sh
 #      --coq). (Where z > b+c, Gappa's Coq back-end cannot certify the tighter offset share:
 #      docs/formal.md §1.)
@@ -46,6 +49,11 @@ start=$(date +%s)
 "$kdop" prove-bound --mutants "${ks[@]}" --bits 18,18,18 --bits 18,18,40 --bits 4 --bits 44 \
   --tri-bits 24,24 --tri-bits 1,1 --tri-bits 28,28 --jobs "$jobs" \
   --emit "$out/sat-mutants" | tee "$out/sat-mutants.log" || status=1
+echo "   $(($(date +%s) - start)) s"
+
+echo "== RTL: the SAT lane's equivalence and the engine's control (yosys-smtbmc, z3)"
+start=$(date +%s)
+python3 scripts/formal_rtl.py --jobs "$jobs" --out "$out/rtl" | tee "$out/rtl.log" || status=1
 echo "   $(($(date +%s) - start)) s"
 
 if [[ $coq == 1 ]]; then

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Model checking of the RTL with Yosys and yosys-smtbmc (docs/formal.md §2).
+"""Model checking of the RTL with Yosys and yosys-smtbmc (docs/formal.md §2, §3).
 
-The SAT lane equals its specification (formal/rtl/kdopcd_sat_lane_equiv.sv) for every operand and
-every input sequence: for each configuration, a bounded proof from reset (the base case) and a
-k-induction step, both with z3. Then each mutant (a bug planted in the specification or the lane)
-must make the proof fail.
+1. The SAT lane equals its specification (formal/rtl/kdopcd_sat_lane_equiv.sv) for every operand
+   and every input sequence: for each configuration, a bounded proof from reset (the base case)
+   and a k-induction step, both with z3.
+2. The v2 engine's control properties (formal/rtl/kdopcd_v2_engine_props.sv): credits, the
+   pending set's overflow flag, contacts neither dropped nor duplicated, the stream's handshake;
+   bounded from reset at a stated depth.
+Then each mutant (a bug planted in a specification or in the RTL) must make its proof fail.
 
 Usage: scripts/formal_rtl.py [--quick] [--jobs N] [--out DIR]
-  --quick  the configuration and mutants ctest runs (formal.sat_lane_equiv); default: all of them.
+  --quick  what ctest runs (formal.sat_lane_equiv): the SAT lane's quick configuration and its
+           mutants; default: every configuration and mutant of both proofs.
 Exit status: 0 when every proof passes and every mutant fails, 1 otherwise, 2 on a missing tool.
 """
 import argparse
@@ -20,69 +24,116 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RTL = ROOT / "rtl" / "common"
-WRAPPER = ROOT / "formal" / "rtl" / "kdopcd_sat_lane_equiv.sv"
-TOP = "kdopcd_sat_lane_equiv"
-LAT = 7  # the lane's latency (kdopcd_sat_lane.sv); the depths below follow from it
-# The induction step needs a window in which every pair in the lane entered after its start:
-# LAT + 2 steps. The base case must reach at least as deep, and past the first output (reset,
-# cfg, a pair, LAT clocks): LAT + 4.
-INDUCTION_DEPTH = LAT + 2
-BASE_DEPTH = LAT + 4
+RTL = ROOT / "rtl"
+FORMAL = ROOT / "formal" / "rtl"
 
-# Each configuration exercises a different branch of the lane's generate logic (docs/formal.md §2
-# gives the argument why together they cover the default K = 24, b = c = z = 18 lane):
-#   C <= 17: one-bit -Phi (HI_W = 1); C = 18: the two-bit multiplexer of the default; C = 19: the
-#   shift-and-add for wider Phi; Z <= B + C: offsets shifted left, Z > B + C: right (floor/ceil);
-#   K = 24: the default selection multiplexer (face pairs 0..11); OWN_FIRST: both lane kinds.
-CONFIGS = {
-    "k6-2,2,2-own1": dict(K=6, B=2, C=2, Z=2, OWN_FIRST=1, OWN_J0=3, OWN_J1=1, OWN_J2=2),
-    "k6-2,2,6-own0": dict(K=6, B=2, C=2, Z=6, OWN_FIRST=0, OWN_J0=0, OWN_J1=4, OWN_J2=2),
-    "k24-2,2,2-own1": dict(K=24, B=2, C=2, Z=2, OWN_FIRST=1, OWN_J0=12, OWN_J1=11, OWN_J2=16),
-    "k24-2,2,6-own0": dict(K=24, B=2, C=2, Z=6, OWN_FIRST=0, OWN_J0=0, OWN_J1=23, OWN_J2=4),
-}
-QUICK_CONFIG = "k6-2,2,2-own1"
 
-# Mutants: ("param", name, value) sets a wrapper parameter; ("stuck", signal, value) ties one bit
-# of the flattened lane to a constant (a one-bit bug in the lane).
-MUTANTS = {
-    "spec-no-plus-one": ("param", "MUTANT", 1),
-    "lane-selection-bit": ("stuck", "u_lane.g_select[1].xj_q [0]", 0),
-    "lane-own-coefficient-bit": ("stuck", "u_lane.g_own[0].y0_q [0]", 0),
-    "lane-sign-correction-bit": ("stuck", "u_lane.g_diff[1].sn_3 [0]", 0),
-    "lane-last-adder-bit": ("stuck", "u_lane.g_diff[0].s_b_5 [1]", 0),
-}
+class Design:
+    """One proof: the files Yosys reads, the wrapper (top), the probes the script connects, the
+    configurations, the mutants and the depths. induction_depth None: bounded proof only."""
 
-# Probe wires of the wrapper and the lane registers they read (connected after flattening: Yosys
-# 0.23 has no hierarchical references).
-def probe_connections():
-    lines = []
+    def __init__(self, name, files, top, probes, configs, quick, mutants, base_depth, induction_depth,
+                 in_ctest):
+        self.name, self.files, self.top, self.probes, self.in_ctest = name, files, top, probes, in_ctest
+        self.configs, self.quick, self.mutants = configs, quick, mutants
+        self.base_depth, self.induction_depth = base_depth, induction_depth
+
+
+# ---------------------------------------------------------------- 1. the SAT lane
+LANE_LAT = 7  # the lane's latency (kdopcd_sat_lane.sv); the depths below follow from it
+
+
+def lane_probes():
+    probes = []
     for reg in ("r_q", "sw_q", "plo_q", "mhi_q"):
         for m in range(3):
-            lines.append(f"connect -nounset -set probe_{reg}{m} u_lane.g_select[{m}].{reg}")
+            probes.append((f"probe_{reg}{m}", f"u_lane.g_select[{m}].{reg}"))
     for d in range(2):
         for m in range(3):
-            lines.append(f"connect -nounset -set probe_t4_{d}{m} u_lane.g_diff[{d}].g_term[{m}].t_4")
-        lines.append(f"connect -nounset -set probe_u4_{d} u_lane.g_diff[{d}].u_4")
-    lines.append("connect -nounset -set probe_off1_q u_lane.off1_q")
-    lines.append("connect -nounset -set probe_off2_q u_lane.off2_q")
-    return lines
+            probes.append((f"probe_t4_{d}{m}", f"u_lane.g_diff[{d}].g_term[{m}].t_4"))
+        probes.append((f"probe_u4_{d}", f"u_lane.g_diff[{d}].u_4"))
+    probes += [("probe_off1_q", "u_lane.off1_q"), ("probe_off2_q", "u_lane.off2_q")]
+    return probes
 
 
-def yosys_script(params, smt2, mutant=None):
-    lines = [
-        f"read_verilog -DSYNTHESIS -formal -sv {RTL / 'kdopcd_sat_pkg.sv'} {RTL / 'kdopcd_sat_lane.sv'} {WRAPPER}"
-    ]
+# Each configuration exercises a different branch of the lane's generate logic (docs/formal.md §2
+# gives the argument why together they cover the default K = 24 lane, and what they leave out):
+#   Z <= B + C: offsets shifted left, Z > B + C: right (floor/ceil); K = 24: the default selection
+#   multiplexer (face pairs 0..11); OWN_FIRST: both lane kinds.
+SAT_LANE = Design(
+    name="sat-lane",
+    files=[RTL / "common" / "kdopcd_sat_pkg.sv", RTL / "common" / "kdopcd_sat_lane.sv",
+           FORMAL / "kdopcd_sat_lane_equiv.sv"],
+    top="kdopcd_sat_lane_equiv",
+    probes=lane_probes(),
+    configs={
+        "k6-2,2,2-own1": dict(K=6, B=2, C=2, Z=2, OWN_FIRST=1, OWN_J0=3, OWN_J1=1, OWN_J2=2),
+        "k6-2,2,6-own0": dict(K=6, B=2, C=2, Z=6, OWN_FIRST=0, OWN_J0=0, OWN_J1=4, OWN_J2=2),
+        "k24-2,2,2-own1": dict(K=24, B=2, C=2, Z=2, OWN_FIRST=1, OWN_J0=12, OWN_J1=11, OWN_J2=16),
+        "k24-2,2,6-own0": dict(K=24, B=2, C=2, Z=6, OWN_FIRST=0, OWN_J0=0, OWN_J1=23, OWN_J2=4),
+    },
+    quick="k6-2,2,2-own1",
+    # ("param", name, value) sets a wrapper parameter; ("stuck", signal, value) ties one bit of the
+    # flattened RTL to a constant (a one-bit bug).
+    mutants={
+        "spec-no-plus-one": ("param", "MUTANT", 1),
+        "lane-selection-bit": ("stuck", "u_lane.g_select[1].xj_q [0]", 0),
+        "lane-own-coefficient-bit": ("stuck", "u_lane.g_own[0].y0_q [0]", 0),
+        "lane-sign-correction-bit": ("stuck", "u_lane.g_diff[1].sn_3 [0]", 0),
+        "lane-last-adder-bit": ("stuck", "u_lane.g_diff[0].s_b_5 [1]", 0),
+    },
+    # The induction step needs a window in which every pair in the lane entered after its start:
+    # LAT + 2 steps. The base case must reach at least as deep, and past the first output (reset,
+    # cfg, a pair, LAT clocks): LAT + 4.
+    base_depth=LANE_LAT + 4,
+    induction_depth=LANE_LAT + 2,
+    in_ctest=True,
+)
+
+# ---------------------------------------------------------------- 2. the v2 engine's control
+ENGINE = Design(
+    name="engine",
+    files=[RTL / "common" / "kdopcd_format_pkg.sv", RTL / "common" / "kdopcd_v2_pkg.sv",
+           RTL / "v2" / "kdopcd_v2_fifo.sv", RTL / "v2" / "kdopcd_v2_pending.sv",
+           RTL / "v2" / "kdopcd_v2_engine.sv", FORMAL / "kdopcd_v2_engine_props.sv"],
+    top="kdopcd_v2_engine_props",
+    probes=[(f"p_{w}", f"u_engine.{s}") for w, s in (
+        ("job_push", "job_push"), ("tri_start", "tri_start"), ("cq_push", "cq_push"),
+        ("cq_pop", "cq_pop"), ("running", "running_q"), ("pend_push", "pend_push"),
+        ("pend_pop", "pend_pop"), ("pend_ovf", "pend_ovf"), ("tq_cnt", "tq_cnt"),
+        ("cq_cnt", "cq_cnt"), ("flight", "flight_q"), ("pend_cnt", "pend_cnt"))],
+    # Small memories and short latencies (the SAT latency is the contract's), so that within the
+    # depth a query reaches its second level of the trees, fills each queue and overflows.
+    configs={
+        "small": dict(K=6, NODE_AW=3, TRI_AW=3, PENDING_DEPTH=8, PAIRS_IN_FLIGHT=2, RAM_LAT=2,
+                      TRI_II=1, TRI_LAT=2, TRI_QUEUE=2, CONTACT_QUEUE=2),
+    },
+    quick="small",
+    mutants={
+        "hit-not-queued": ("stuck", "u_engine.cq_push", 0),
+        "pending-child-past-limit": ("stuck", "u_engine.u_pending.fit_second_keep", 1),
+    },
+    base_depth=30,
+    induction_depth=None,
+    in_ctest=False,  # minutes per run: scripts/formal.sh only
+)
+
+DESIGNS = [SAT_LANE, ENGINE]
+
+
+def yosys_script(design, params, smt2, mutant=None):
+    lines = ["read_verilog -DSYNTHESIS -formal -sv " + " ".join(str(f) for f in design.files)]
     params = dict(params)
     if mutant and mutant[0] == "param":
         params[mutant[1]] = mutant[2]
     for name, value in params.items():
-        lines.append(f"chparam -set {name} {value} {TOP}")
-    lines += [f"hierarchy -top {TOP}", "proc", "flatten"]
-    lines += probe_connections()
+        lines.append(f"chparam -set {name} {value} {design.top}")
+    lines += [f"hierarchy -top {design.top}", "proc", "flatten"]
+    # -nounset: the probe wires are undriven; unsetting would cut the wrapper's own assigns.
+    lines += [f"connect -nounset -set {wire} {signal}" for wire, signal in design.probes]
     if mutant and mutant[0] == "stuck":
         lines.append(f"connect -set {mutant[1].replace(' ', '')} 1'b{mutant[2]}")
-    lines += [f"prep -top {TOP}", "async2sync", "dffunmap", f"write_smt2 -wires {smt2}"]
+    lines += [f"prep -top {design.top}", "async2sync", "dffunmap", f"write_smt2 -wires {smt2}"]
     return "\n".join(lines) + "\n"
 
 
@@ -98,27 +149,31 @@ def run(cmd, log, timeout):
 
 def check(job):
     """One configuration (or mutant): returns (name, verdict, seconds, detail)."""
-    name, params, mutant, out, timeout = job
+    design, name, params, mutant, out, timeout = job
     work = out / name
     work.mkdir(parents=True, exist_ok=True)
     smt2 = work / "model.smt2"
-    (work / "model.ys").write_text(yosys_script(params, smt2, mutant))
+    (work / "model.ys").write_text(yosys_script(design, params, smt2, mutant))
     rc, t_yosys = run(["yosys", "-q", "-s", str(work / "model.ys")], work / "yosys.log", timeout)
     if rc != 0:
         return name, "error", t_yosys, f"yosys failed (see {work / 'yosys.log'})"
     # --unroll: z3 4.8 spends minutes on the transition function's nested definitions otherwise.
     smtbmc = ["yosys-smtbmc", "--unroll", "-s", "z3"]
-    rc, t_base = run(smtbmc + ["-t", str(BASE_DEPTH), str(smt2)], work / "base.log", timeout)
+    depth = design.base_depth
+    rc, t_base = run(smtbmc + ["-t", str(depth), str(smt2)], work / "base.log", timeout)
     if mutant:
         # A mutant must fail; the base case is where a reachable bug shows.
         verdict = "failed" if rc == 1 else ("survived" if rc == 0 else "timeout")
-        return name, verdict, t_yosys + t_base, f"base case depth {BASE_DEPTH}"
+        return name, verdict, t_yosys + t_base, f"base case depth {depth}"
     if rc != 0:
         return name, "timeout" if rc is None else "failed", t_yosys + t_base, f"base case (see {work / 'base.log'})"
-    rc, t_ind = run(smtbmc + ["-i", "-t", str(INDUCTION_DEPTH), str(smt2)], work / "induction.log", timeout)
+    if design.induction_depth is None:
+        return name, "proved", t_yosys + t_base, f"bounded: depth {depth} from reset"
+    k = design.induction_depth
+    rc, t_ind = run(smtbmc + ["-i", "-t", str(k), str(smt2)], work / "induction.log", timeout)
     if rc != 0:
         return name, "timeout" if rc is None else "failed", t_yosys + t_base + t_ind, f"induction (see {work / 'induction.log'})"
-    return name, "proved", t_yosys + t_base + t_ind, f"base {t_base:.0f} s (depth {BASE_DEPTH}), induction {t_ind:.0f} s (depth {INDUCTION_DEPTH})"
+    return name, "proved", t_yosys + t_base + t_ind, f"base {t_base:.0f} s (depth {depth}), induction {t_ind:.0f} s (depth {k}): all depths"
 
 
 def main():
@@ -134,10 +189,14 @@ def main():
             return 2
     out = pathlib.Path(args.out)
     shutil.rmtree(out, ignore_errors=True)
-    configs = {QUICK_CONFIG: CONFIGS[QUICK_CONFIG]} if args.quick else CONFIGS
-    jobs = [(f"sat-lane-{n}", p, None, out, args.timeout) for n, p in configs.items()]
-    jobs += [(f"sat-lane-{QUICK_CONFIG}-mutant-{m}", CONFIGS[QUICK_CONFIG], spec, out, args.timeout)
-             for m, spec in MUTANTS.items()]
+    jobs = []
+    for d in DESIGNS:
+        if args.quick and not d.in_ctest:
+            continue
+        configs = {d.quick: d.configs[d.quick]} if args.quick else d.configs
+        jobs += [(d, f"{d.name}-{n}", p, None, out, args.timeout) for n, p in configs.items()]
+        jobs += [(d, f"{d.name}-{d.quick}-mutant-{m}", d.configs[d.quick], spec, out, args.timeout)
+                 for m, spec in d.mutants.items()]
     ok = True
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for name, verdict, seconds, detail in pool.map(check, jobs):

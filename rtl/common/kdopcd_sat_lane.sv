@@ -202,10 +202,12 @@ module kdopcd_sat_lane #(
       end
     end
   end else begin : g_off_right
+    // Shift at p's own width, then narrow: p' has Z+4 bits, more than DIFF_W when Z > B+C+1, and
+    // the shifted value fits DIFF_W (|p'| <= 2^(Z+2), so |p' 2^E| <= 2^(B+C+2)).
     always_ff @(posedge clk_i) begin
       if (cfg_i) begin
-        off1_q <= $signed(DIFF_W'($signed(p_i))) >>> (-E);
-        off2_q <= $signed(DIFF_W'($signed(~p_i))) >>> (-E);
+        off1_q <= DIFF_W'($signed(p_i) >>> (-E));
+        off2_q <= DIFF_W'($signed(~p_i) >>> (-E));
       end
     end
   end
