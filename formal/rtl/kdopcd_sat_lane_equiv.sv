@@ -147,7 +147,7 @@ module kdopcd_sat_lane_equiv #(
       p_low  = WIDE'($signed(p_q)) <<< (B + C - Z);
       p_high = pe <<< (B + C - Z);
     end else begin
-      // $signed: Yosys takes a size cast's result as unsigned, which would make >>> a logical shift.
+      // (An explicit $signed on each shifted operand: >>> must be arithmetic.)
       p_low  = $signed(WIDE'($signed(p_q))) >>> (Z - B - C);
       p_high = -($signed(-pe) >>> (Z - B - C));
     end
