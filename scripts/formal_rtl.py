@@ -162,8 +162,10 @@ def check(job):
     depth = design.base_depth
     rc, t_base = run(smtbmc + ["-t", str(depth), str(smt2)], work / "base.log", timeout)
     if mutant:
-        # A mutant must fail; the base case is where a reachable bug shows.
-        verdict = "failed" if rc == 1 else ("survived" if rc == 0 else "timeout")
+        # A mutant must fail; the base case is where a reachable bug shows. Exit status 1 alone
+        # could also be a crash of the tool: a failure counts only with the solver's verdict.
+        failed = rc == 1 and "Status: FAILED" in (work / "base.log").read_text(errors="replace")
+        verdict = "failed" if failed else ("survived" if rc == 0 else "timeout" if rc is None else "error")
         return name, verdict, t_yosys + t_base, f"base case depth {depth}"
     if rc != 0:
         return name, "timeout" if rc is None else "failed", t_yosys + t_base, f"base case (see {work / 'base.log'})"
