@@ -43,8 +43,8 @@ module kdopcd_sat_lane_equiv #(
   localparam int MAP_W  = C + 1;
   localparam int J_W    = $clog2(K);
   localparam int DIFF_W = B + C + 5;
-  // Room for every intermediate of the specification: products of B+C+3 bits, eight terms, the
-  // p terms of up to Z+4 bits shifted to B+C+4. (Wider only slows the solver down.)
+  // Room for the offsets: p' and p' + 1 (Z+4 bits and one more) shifted left to B+C+4 bits, or
+  // shifted right. (Wider only slows the solver down.)
   localparam int WIDE   = (B + C + 8 > Z + 6) ? B + C + 8 : Z + 6;
 
   logic                 valid_o, verdict_o;
@@ -76,8 +76,11 @@ module kdopcd_sat_lane_equiv #(
   logic [3*J_W-1:0] jx_q;
   logic [3*MAP_W-1:0] px_q;
   logic [Z+3:0]     p_q;
-  logic [K*COEF_W-1:0] x_q [LAT];
-  logic [K*COEF_W-1:0] y_q [LAT];
+  // The coefficients of the last S4 + 1 clocks (x_q[s]: s + 1 clocks ago); the specification reads
+  // those of the pair in the lane's stage 4.
+  localparam int S4 = 3;
+  logic [K*COEF_W-1:0] x_q [S4+1];
+  logic [K*COEF_W-1:0] y_q [S4+1];
   logic           past_valid_q;
 
   initial assume (!rst_ni);
@@ -99,7 +102,7 @@ module kdopcd_sat_lane_equiv #(
     end
     x_q[0] <= coef_x_i;
     y_q[0] <= coef_y_i;
-    for (int s = 1; s < LAT; s++) begin
+    for (int s = 1; s <= S4; s++) begin
       x_q[s] <= x_q[s-1];
       y_q[s] <= y_q[s-1];
     end
@@ -132,7 +135,7 @@ module kdopcd_sat_lane_equiv #(
   end
 
   // ---------------------------------------------------------------- the pair now at the output
-  // Eq. 22 for the pair that entered LAT clocks ago (x_q, y_q) and the axis of the last cfg_i
+  // Eq. 22 for the pair that entered LAT clocks ago (its terms taken at stage 4) and the axis of the last cfg_i
   // (jx_q, px_q, p_q), summed modulo 2^DIFF_W: the Gappa proof sum-widths (docs/formal.md §1)
   // shows that every partial sum of in-range operands fits DIFF_W bits, so equality modulo
   // 2^DIFF_W is equality of the integers. The terms are grouped as the lane groups them (three
@@ -154,66 +157,60 @@ module kdopcd_sat_lane_equiv #(
   end
 
   localparam bit XNearIn1 = OWN_FIRST != 0;
-  // The terms of the pair in stage 4 of the lane (entered 4 clocks ago; x_q[s] holds the
-  // coefficients of s + 1 clocks ago). They are carried to the output in terms_q below.
-  for (genvar g = 0; g < 1; g++) begin : g_at
-    localparam int St = 3;
-    for (genvar m = 0; m < 3; m++) begin : g_spec
-      localparam int OwnJ = m == 0 ? OWN_J0 : m == 1 ? OWN_J1 : OWN_J2;
-      logic [J_W-1:0]                 jn, jf;      // the mapped object's face and its opposite
-      logic signed [MAP_W-1:0]        pm, po;      // P' of the mapped object and of the own one
-      logic signed [COEF_W-1:0]       xn, xf, yn, yf;
-      logic signed [MAP_W+COEF_W-1:0] pxn, pxf, pyn, pyf;
-      logic [DIFF_W-1:0]              snxn, snxf, snyn, snyf;  // sn() of each coefficient
-      assign jn   = jx_q[m*J_W +: J_W];
-      assign jf   = opposite(jn);
-      assign pm   = px_q[m*MAP_W +: MAP_W];
-      assign po   = m == 0 ? -(MAP_W'(1) << C) : '0;
-      assign xn   = face(x_q[St], jn);
-      assign xf   = face(x_q[St], jf);
-      assign yn   = face(y_q[St], J_W'(OwnJ));
-      assign yf   = face(y_q[St], opposite(J_W'(OwnJ)));
-      assign pxn  = pm * xn;
-      assign pxf  = pm * xf;
-      assign pyn  = po * yn;
-      assign pyf  = po * yf;
-      assign snxn = xn < 0 ? DIFF_W'(xn) : '0;
-      assign snxf = xf < 0 ? DIFF_W'(xf) : '0;
-      assign snyn = yn < 0 ? DIFF_W'(yn) : '0;
-      assign snyf = yf < 0 ? DIFF_W'(yf) : '0;
-    end
-
-    // Eq. 22 with A the second object and B the first (own = B when OWN_FIRST):
-    //   diff1 = P'_A.a' + sn(a') + P'_B.b'k + sn(b'k) + p' 2^e
-    //   diff2 = P'_B.b' + sn(b') + P'_A.a'k + sn(a'k) - (p' + 1) 2^e
-    // The mapped object's faces at j ("near") go to diff1 when the own object is B, to diff2 when it
-    // is A; the own object's at J go to the other diff.
-    logic [DIFF_W-1:0] x1_0, x1_1, x1_2, x2_0, x2_1, x2_2, rest1, rest2;
-    logic signed [DIFF_W-1:0] spec1, spec2;
-    always_comb begin
-      x1_0 = DIFF_W'(XNearIn1 ? g_spec[0].pxn : g_spec[0].pxf);
-      x1_1 = DIFF_W'(XNearIn1 ? g_spec[1].pxn : g_spec[1].pxf);
-      x1_2 = DIFF_W'(XNearIn1 ? g_spec[2].pxn : g_spec[2].pxf);
-      x2_0 = DIFF_W'(XNearIn1 ? g_spec[0].pxf : g_spec[0].pxn);
-      x2_1 = DIFF_W'(XNearIn1 ? g_spec[1].pxf : g_spec[1].pxn);
-      x2_2 = DIFF_W'(XNearIn1 ? g_spec[2].pxf : g_spec[2].pxn);
-      rest1 = DIFF_W'(p_low) + (XNearIn1 ? DIFF_W'(g_spec[0].pyf) : DIFF_W'(g_spec[0].pyn)) +
-              (XNearIn1 ? g_spec[0].snxn + g_spec[1].snxn + g_spec[2].snxn + g_spec[0].snyf + g_spec[1].snyf + g_spec[2].snyf
-                        : g_spec[0].snxf + g_spec[1].snxf + g_spec[2].snxf + g_spec[0].snyn + g_spec[1].snyn + g_spec[2].snyn);
-      rest2 = DIFF_W'(-p_high) + (XNearIn1 ? DIFF_W'(g_spec[0].pyn) : DIFF_W'(g_spec[0].pyf)) +
-              (XNearIn1 ? g_spec[0].snxf + g_spec[1].snxf + g_spec[2].snxf + g_spec[0].snyn + g_spec[1].snyn + g_spec[2].snyn
-                        : g_spec[0].snxn + g_spec[1].snxn + g_spec[2].snxn + g_spec[0].snyf + g_spec[1].snyf + g_spec[2].snyf);
-      spec1 = (x1_0 + x1_1) + (x1_2 + rest1);
-      spec2 = (x2_0 + x2_1) + (x2_2 + rest2);
-    end
-
+  // The terms of the pair in stage 4 of the lane (entered 4 clocks ago). They are carried to the
+  // output in terms_q below.
+  for (genvar m = 0; m < 3; m++) begin : g_spec
+    localparam int OwnJ = m == 0 ? OWN_J0 : m == 1 ? OWN_J1 : OWN_J2;
+    logic [J_W-1:0]                 jn, jf;      // the mapped object's face and its opposite
+    logic signed [MAP_W-1:0]        pm, po;      // P' of the mapped object and of the own one
+    logic signed [COEF_W-1:0]       xn, xf, yn, yf;
+    logic signed [MAP_W+COEF_W-1:0] pxn, pxf, pyn, pyf;
+    logic [DIFF_W-1:0]              snxn, snxf, snyn, snyf;  // sn() of each coefficient
+    assign jn   = jx_q[m*J_W +: J_W];
+    assign jf   = opposite(jn);
+    assign pm   = px_q[m*MAP_W +: MAP_W];
+    assign po   = m == 0 ? -(MAP_W'(1) << C) : '0;
+    assign xn   = face(x_q[S4], jn);
+    assign xf   = face(x_q[S4], jf);
+    assign yn   = face(y_q[S4], J_W'(OwnJ));
+    assign yf   = face(y_q[S4], opposite(J_W'(OwnJ)));
+    assign pxn  = pm * xn;
+    assign pxf  = pm * xf;
+    assign pyn  = po * yn;
+    assign pyf  = po * yf;
+    assign snxn = xn < 0 ? DIFF_W'(xn) : '0;
+    assign snxf = xf < 0 ? DIFF_W'(xf) : '0;
+    assign snyn = yn < 0 ? DIFF_W'(yn) : '0;
+    assign snyf = yf < 0 ? DIFF_W'(yf) : '0;
   end
+
+  // Eq. 22 with A the second object and B the first (own = B when OWN_FIRST):
+  //   diff1 = P'_A.a' + sn(a') + P'_B.b'k + sn(b'k) + p' 2^e
+  //   diff2 = P'_B.b' + sn(b') + P'_A.a'k + sn(a'k) - (p' + 1) 2^e
+  // The mapped object's faces at j ("near") go to diff1 when the own object is B, to diff2 when it
+  // is A; the own object's at J go to the other diff.
+  logic [DIFF_W-1:0] x1_0, x1_1, x1_2, x2_0, x2_1, x2_2, rest1, rest2;
+  always_comb begin
+    x1_0 = DIFF_W'(XNearIn1 ? g_spec[0].pxn : g_spec[0].pxf);
+    x1_1 = DIFF_W'(XNearIn1 ? g_spec[1].pxn : g_spec[1].pxf);
+    x1_2 = DIFF_W'(XNearIn1 ? g_spec[2].pxn : g_spec[2].pxf);
+    x2_0 = DIFF_W'(XNearIn1 ? g_spec[0].pxf : g_spec[0].pxn);
+    x2_1 = DIFF_W'(XNearIn1 ? g_spec[1].pxf : g_spec[1].pxn);
+    x2_2 = DIFF_W'(XNearIn1 ? g_spec[2].pxf : g_spec[2].pxn);
+    rest1 = DIFF_W'(p_low) + (XNearIn1 ? DIFF_W'(g_spec[0].pyf) : DIFF_W'(g_spec[0].pyn)) +
+            (XNearIn1 ? g_spec[0].snxn + g_spec[1].snxn + g_spec[2].snxn + g_spec[0].snyf + g_spec[1].snyf + g_spec[2].snyf
+                      : g_spec[0].snxf + g_spec[1].snxf + g_spec[2].snxf + g_spec[0].snyn + g_spec[1].snyn + g_spec[2].snyn);
+    rest2 = DIFF_W'(-p_high) + (XNearIn1 ? DIFF_W'(g_spec[0].pyn) : DIFF_W'(g_spec[0].pyf)) +
+            (XNearIn1 ? g_spec[0].snxf + g_spec[1].snxf + g_spec[2].snxf + g_spec[0].snyn + g_spec[1].snyn + g_spec[2].snyn
+                      : g_spec[0].snxn + g_spec[1].snxn + g_spec[2].snxn + g_spec[0].snyf + g_spec[1].snyf + g_spec[2].snyf);
+  end
+
   // The terms carried from stage 4 to the output (LAT - 4 clocks), and the two sums there.
   localparam int NT = 8;
   logic [NT*DIFF_W-1:0] terms_q [LAT-4];
   always_ff @(posedge clk_i) begin
-    terms_q[0] <= {g_at[0].rest2, g_at[0].x2_2, g_at[0].x2_1, g_at[0].x2_0,
-                   g_at[0].rest1, g_at[0].x1_2, g_at[0].x1_1, g_at[0].x1_0};
+    terms_q[0] <= {rest2, x2_2, x2_1, x2_0,
+                   rest1, x1_2, x1_1, x1_0};
     for (int s = 1; s < LAT - 4; s++) terms_q[s] <= terms_q[s-1];
   end
   logic [DIFF_W-1:0] term [NT];
@@ -268,15 +265,15 @@ module kdopcd_sat_lane_equiv #(
   logic [DIFF_W-1:0] probe_t4_00, probe_t4_01, probe_t4_02, probe_t4_10, probe_t4_11, probe_t4_12;
   logic [DIFF_W-1:0] probe_u4_0, probe_u4_1;
   always_ff @(posedge clk_i) begin
-    if (past_valid_q && rst_ni && in_lane_q[3]) begin
-      assert (probe_t4_00 == g_at[0].x1_0);
-      assert (probe_t4_01 == g_at[0].x1_1);
-      assert (probe_t4_02 == g_at[0].x1_2);
-      assert (probe_t4_10 == g_at[0].x2_0);
-      assert (probe_t4_11 == g_at[0].x2_1);
-      assert (probe_t4_12 == g_at[0].x2_2);
-      assert (probe_u4_0 == g_at[0].rest1);
-      assert (probe_u4_1 == g_at[0].rest2);
+    if (past_valid_q && rst_ni && in_lane_q[S4]) begin
+      assert (probe_t4_00 == x1_0);
+      assert (probe_t4_01 == x1_1);
+      assert (probe_t4_02 == x1_2);
+      assert (probe_t4_10 == x2_0);
+      assert (probe_t4_11 == x2_1);
+      assert (probe_t4_12 == x2_2);
+      assert (probe_u4_0 == rest1);
+      assert (probe_u4_1 == rest2);
     end
   end
 
