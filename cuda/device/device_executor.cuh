@@ -72,6 +72,7 @@ struct StepKernels;
 class DeviceExecutor {
  public:
   static constexpr int kMaxStackWords = 1;
+  static constexpr std::size_t kDeviceHeapBytes = std::size_t(256) << 20;  // device malloc: dynamic stack
   template <class T>
   using Buffer = detail::DeviceBuffer<T>;
 
@@ -79,6 +80,13 @@ class DeviceExecutor {
     int dev = 0;
     detail::check(cudaGetDevice(&dev), "cudaGetDevice");
     detail::check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
+    // The dynamic stack's heap blocks (stack_traversals.hpp) come from the device heap, whose
+    // default 8 MiB would fail (as a reported overflow) once a few thousand threads grow past their
+    // local pairs; the limit must be set before the first kernel that calls malloc.
+    std::size_t heap = 0;
+    detail::check(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize), "cudaDeviceGetLimit");
+    if (heap < kDeviceHeapBytes)
+      detail::check(cudaDeviceSetLimit(cudaLimitMallocHeapSize, kDeviceHeapBytes), "cudaDeviceSetLimit (heap)");
     detail::check(cudaEventCreate(&start_), "cudaEventCreate");
     detail::check(cudaEventCreate(&stop_), "cudaEventCreate");
     alloc(next_, 1);

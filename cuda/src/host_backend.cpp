@@ -24,7 +24,7 @@ void check_outcomes(const NarrowOutput& out) {
     const TaskCounters& c = out.counters[i];
     if (c.status != std::uint32_t(TraversalStatus::Ok))
       throw OverflowError(fmt::format("narrow phase: traversal stack overflow in task {} (trees too deep for the "
-                                      "stack; try --traversal explicit)",
+                                      "traversal's fixed per-thread stack; --traversal post-indexed keeps none)",
                                       i));
     leaf_pairs += c.leaf_pairs;
   }

@@ -161,6 +161,9 @@ MultibodyResult MultibodyWorld::run(const MultibodyOptions& options) const {
     p.stats.contacts = p.contacts.size();
     result.contacts += p.contacts.size();
     result.pair_tests += o.pair_tests;
+    result.node_visits += o.node_visits;
+    result.restarts += o.restarts;
+    result.peak_pending_bytes = std::max<std::uint64_t>(result.peak_pending_bytes, o.peak_pending_bytes);
   }
   result.times.total = seconds_since(t_total);
   result.times.total_cpu = cpu_seconds_since(c_total);

@@ -2,6 +2,7 @@
 #include "kdopcd_cuda/narrow_runner.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -27,13 +28,52 @@ Backend parse_backend(const std::string& name) {
   if (name == "cuda") return Backend::Cuda;
   throw InputError(fmt::format("unknown backend '{}' (expected cuda or host)", name));
 }
+namespace {
+// Command-line names of the traversals, in TraversalKind order.
+constexpr const char* kTraversalNames[kTraversalKinds] = {"binary",      "explicit",  "dynamic",     "predictable",
+                                                          "leaf",        "stackless", "post-indexed"};
+}  // namespace
+
 TraversalKind parse_traversal(const std::string& name) {
-  if (name == "binary") return TraversalKind::BinaryStack;
-  if (name == "explicit") return TraversalKind::ExplicitStack;
-  throw InputError(fmt::format("unknown traversal '{}' (expected binary or explicit)", name));
+  for (int t = 0; t < kTraversalKinds; ++t)
+    if (name == kTraversalNames[t]) return TraversalKind(t);
+  throw InputError(fmt::format("unknown traversal '{}' (expected one of: {})", name,
+                               fmt::join(std::begin(kTraversalNames), std::end(kTraversalNames), ", ")));
 }
 const char* to_string(Backend b) { return b == Backend::Host ? "host" : "cuda"; }
-const char* to_string(TraversalKind t) { return t == TraversalKind::BinaryStack ? "binary" : "explicit"; }
+const char* to_string(TraversalKind t) {
+  const int i = int(t);
+  return i >= 0 && i < kTraversalKinds ? kTraversalNames[i] : "unknown";
+}
+
+std::vector<TraversalKind> all_traversals() {
+  std::vector<TraversalKind> out;
+  for (int t = 0; t < kTraversalKinds; ++t) out.push_back(TraversalKind(t));
+  return out;
+}
+
+bool alternating_order(TraversalKind t) {
+  return t == TraversalKind::PredictableStack || t == TraversalKind::Stackless || t == TraversalKind::PostIndexed;
+}
+
+bool visits_reference_pairs(TraversalKind t) { return t != TraversalKind::Leaf; }
+
+std::uint64_t reserved_pending_bytes(TraversalKind t, int stack_words) {
+  switch (t) {
+    case TraversalKind::BinaryStack: return 8 * std::uint64_t(stack_words);
+    case TraversalKind::ExplicitStack: return kExplicitStackCapacity * 2 * sizeof(std::int32_t);
+    case TraversalKind::DynamicStack: return kDynamicLocalPairs * sizeof(std::uint64_t);
+    case TraversalKind::PredictableStack: return kPredictableStackCapacity * sizeof(std::uint64_t);
+    case TraversalKind::Leaf:
+    case TraversalKind::Stackless:
+    case TraversalKind::PostIndexed: return 0;
+  }
+  return 0;
+}
+
+DescentRule descent_rule(const NarrowOptions& options) {
+  return options.traversal == TraversalKind::DynamicStack ? DescentRule::Larger : options.rule;
+}
 
 void validate(const NarrowOptions& options) {
   if (options.sat == SatBackend::Exact)
@@ -44,6 +84,19 @@ void validate(const NarrowOptions& options) {
   if (options.initial_capacity > kMaxInitialCapacity)
     throw InputError(fmt::format("the initial candidate capacity must lie in 0..{} (0 = automatic), got {}",
                                  kMaxInitialCapacity, options.initial_capacity));
+  const int t = int(options.traversal);
+  if (t < 0 || t >= kTraversalKinds) throw InputError(fmt::format("unknown traversal number {}", t));
+  // The alternately stepping orders are the Shallower rule; the dynamic stack has the volume rule
+  // of its own; the volume rule needs the node sizes only the dynamic stack's units read.
+  if (alternating_order(options.traversal) && options.rule != DescentRule::Shallower)
+    throw InputError(fmt::format("--traversal {} steps alternately (the shallower rule); --rule {} does not apply",
+                                 to_string(options.traversal), to_string(options.rule)));
+  if (options.traversal == TraversalKind::DynamicStack && options.rule != DescentRule::Shallower &&
+      options.rule != DescentRule::Larger)
+    throw InputError(fmt::format("--traversal dynamic descends into the larger DOP; --rule {} does not apply",
+                                 to_string(options.rule)));
+  if (options.traversal != TraversalKind::DynamicStack && options.rule == DescentRule::Larger)
+    throw InputError("the larger-DOP rule is the dynamic stack's (--traversal dynamic)");
   if (options.split && *options.split > kMaxSplit)
     throw InputError(fmt::format("the front split must lie in 0..{} node pairs, got {}", kMaxSplit, *options.split));
 }
@@ -113,7 +166,7 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   const std::size_t n = specs.size();
   NarrowQuery query;
   query.axes_per_pair = options.axes <= 0 ? k_ : std::min(options.axes, k_);
-  query.rule = options.rule;
+  query.rule = descent_rule(options);
   query.sat = options.sat == SatBackend::Fixed ? SatKind::Fixed : SatKind::Float;
   query.fixed = options.fixed;
   query.traversal = options.traversal;
@@ -130,7 +183,9 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
     task = PairTask{spec.first_object, spec.second_object, spec.first_tree, spec.second_tree, 0, 0,
                     std::uint32_t(i * std::size_t(k_)), 0};
     const int depths[2] = {layouts_[spec.first_tree].max_depth, layouts_[spec.second_tree].max_depth};
-    const int w = required_stack_words(depths[0], depths[1]);
+    // Only the binary stack has a depth bound known before the run (the fixed stacks report an
+    // overflow when they meet one; the stackless and dynamic orders have none).
+    const int w = options.traversal == TraversalKind::BinaryStack ? required_stack_words(depths[0], depths[1]) : 1;
     if (w == 0)
       throw InputError(fmt::format("task {}: trees too deep for the binary stack ({} + {} levels)", i, depths[0],
                                    depths[1]));

@@ -2,7 +2,8 @@
 # kdop collide --device host (the GPU's narrow phase on CPU threads, trees resident) gives the
 # reference's --pairs file and counters for the four pose classes of cow/cow and elephant/hand,
 # passes its own --check, and refuses what it cannot do (exit 2): the exact SAT, and --device cuda
-# without a GPU. kdop multibody --frames: every frame's contacts equal the reference (--check).
+# without a GPU. kdop multibody --frames: every frame's contacts equal the reference (--check);
+# every --traversal passes --check, and an unknown one or a rule it cannot follow is exit 2.
 # Usage: cli_device.sh KDOP MESH_DIR
 set -u
 kdop="$1"; meshes="$2"
@@ -41,5 +42,21 @@ fi
 rc=$?
 check "multibody --frames 3 --check passes (exit $rc)" test "$rc" -eq 0
 check "multibody --frames 3: three frames checked" test "$(grep -c "contacts and pair/axis/leaf counts equal" "$tmp/frames.out")" -eq 3
+# Every traversal (docs/cuda.md §3) passes --check on the same scene; the leaf algorithm tests
+# other DOP pairs, so its check compares contacts and leaf pairs only.
+for traversal in binary explicit dynamic predictable leaf stackless post-indexed; do
+  "$kdop" multibody "$tmp/s.json" --traversal "$traversal" --check > "$tmp/t.out"
+  rc=$?
+  check "multibody --traversal $traversal --check passes (exit $rc)" test "$rc" -eq 0
+  check "multibody --traversal $traversal: the traversal named" grep -q "traversal $traversal," "$tmp/t.out"
+done
+"$kdop" multibody "$tmp/s.json" --traversal stack-less > /dev/null 2> "$tmp/err"
+rc=$?
+check "multibody --traversal stack-less: exit 2 (got $rc)" test "$rc" -eq 2
+check "multibody --traversal stack-less: lists the names" grep -q "post-indexed" "$tmp/err"
+"$kdop" multibody "$tmp/s.json" --traversal post-indexed --rule first > /dev/null 2> "$tmp/err"
+rc=$?
+check "multibody --traversal post-indexed --rule first: exit 2 (got $rc)" test "$rc" -eq 2
+check "multibody --traversal post-indexed --rule first: says why" grep -q "steps alternately" "$tmp/err"
 echo "cli_device: $pass passed, $fail failed"
 test "$fail" -eq 0

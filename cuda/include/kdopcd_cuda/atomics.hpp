@@ -37,4 +37,16 @@ KDOPCD_HD inline void atomic_or(unsigned long long* target, unsigned long long b
 #endif
 }
 
+// *target = max(*target, value).
+KDOPCD_HD inline void atomic_max(std::uint32_t* target, std::uint32_t value) {
+#if defined(__CUDA_ARCH__)
+  atomicMax(reinterpret_cast<unsigned int*>(target), value);
+#else
+  std::atomic_ref<std::uint32_t> ref(*target);
+  std::uint32_t seen = ref.load(std::memory_order_relaxed);
+  while (seen < value && !ref.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+  }
+#endif
+}
+
 }  // namespace kdopcd::cuda

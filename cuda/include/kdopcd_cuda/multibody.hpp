@@ -126,6 +126,9 @@ struct MultibodyResult {
   std::uint64_t candidates = 0;         // overlapping leaf pairs over all object pairs
   std::uint64_t contacts = 0;
   std::uint64_t pair_tests = 0;
+  // The traversal's own costs (docs/cuda.md §3, counters), summed over object pairs; the pending
+  // bytes are the largest of any one thread.
+  std::uint64_t node_visits = 0, restarts = 0, peak_pending_bytes = 0;
   int launches = 0;                     // narrow-phase runs: 1, or 2 after a candidate buffer overflow
   std::uint64_t units = 0;              // per-thread traversals the front handed over (narrow.hpp)
   std::uint64_t final_capacity = 0;     // capacity of the last launch's buffer

@@ -24,6 +24,8 @@
 #include "kdopcd/sat_float.hpp"
 #include "kdopcd/tri_tri_filtered.hpp"
 #include "kdopcd_cuda/atomics.hpp"
+#include "kdopcd_cuda/escape_traversal.hpp"
+#include "kdopcd_cuda/stack_traversals.hpp"
 #include "kdopcd_cuda/traversal.hpp"
 
 namespace kdopcd::cuda {
@@ -147,13 +149,28 @@ struct TaskCounters {
   unsigned long long axis_tests;
   unsigned long long leaf_pairs;  // overlapping leaf pairs = candidates (reference: leaf_pairs)
   std::uint32_t status;           // TraversalStatus bits of every unit of the task
-  std::uint32_t unused;
+  std::uint32_t peak_pending_bytes;  // largest pending-work memory of one of its threads (max)
+  unsigned long long node_visits;    // node records loaded, front and units (TraversalTally)
+  unsigned long long restarts;       // escape-index walks begun from a subtree root
 };
 
 enum class SatKind : std::int32_t { Float = 0, Fixed = 1 };
-enum class TraversalKind : std::int32_t { BinaryStack = 0, ExplicitStack = 1 };
+// The per-thread traversal of a unit (docs/cuda.md §3): traversal.hpp, stack_traversals.hpp,
+// escape_traversal.hpp.
+enum class TraversalKind : std::int32_t {
+  BinaryStack = 0,       // binary stack (one bit per descent)
+  ExplicitStack = 1,     // fixed array of node pairs
+  DynamicStack = 2,      // volume rule on a growing stack (Algorithm 2 of the stackless thesis)
+  PredictableStack = 3,  // alternately stepping on a fixed array of right child pairs (Algorithm 3)
+  Leaf = 4,              // the leaf algorithm: stackless, every leaf walks the other tree (Algorithm 1)
+  Stackless = 5,         // alternately stepping without a stack, LevelUp one loaded level at a time
+  PostIndexed = 6,       // the same, LevelUp by post-order index arithmetic
+};
+inline constexpr int kTraversalKinds = 7;
 
-inline constexpr int kExplicitStackCapacity = 64;  // pairs; >= first depth + second depth + 2
+inline constexpr int kExplicitStackCapacity = 64;     // pairs; >= first depth + second depth + 2
+inline constexpr int kPredictableStackCapacity = 64;  // right child pairs; >= first depth + second depth
+inline constexpr int kDynamicLocalPairs = 32;         // thread-local part of the dynamic stack
 
 // Pointers into device memory (kernels) or host memory (host backend).
 struct NarrowView {
@@ -243,6 +260,25 @@ KDOPCD_HD inline auto make_sat(const NarrowView& v, const PairTask& t) {
   }
 }
 
+// DopTree::size of a node from its k coefficients (the same sum, term for term, so the same
+// double): what DescentRule::Larger compares.
+KDOPCD_HD inline double dop_size(const double* c, int k) {
+  double size = 0;
+  for (int d = 0; d < k / 2; ++d) size += c[d] + c[d + k / 2];
+  return size;
+}
+
+// The descent of node pair (f, s) of task t by the query's rule; the volume rule reads both
+// nodes' sizes from the float coefficients (present for either SAT).
+KDOPCD_HD inline bool descend_first(const NarrowView& v, const PairTask& t, std::int32_t f, const BsNode& na,
+                                    std::int32_t s, const BsNode& nb) {
+  if (v.rule != DescentRule::Larger) return split_first(na, nb, v.rule);
+  const double* cf = v.coefficients + std::int64_t(v.trees[t.first_tree].node_offset + f) * v.k;
+  const double* cs = v.coefficients + std::int64_t(v.trees[t.second_tree].node_offset + s) * v.k;
+  return split_first_node(na.is_leaf(), nb.is_leaf(), na.depth, nb.depth, v.rule, dop_size(cf, v.k),
+                          dop_size(cs, v.k));
+}
+
 KDOPCD_HD inline void emit_candidate(const NarrowView& v, std::uint32_t task, std::int32_t first_triangle,
                                      std::int32_t second_triangle) {
   const unsigned long long slot = atomic_add(v.result_count, 1);
@@ -288,6 +324,7 @@ struct ExpandStep {
     TaskCounters& counters = v.counters[item.task];
     atomic_add(&counters.pair_tests, 1);
     atomic_add(&counters.axis_tests, axis_tests);
+    atomic_add(&counters.node_visits, 2);
     if (separated) return;
     if (na.is_leaf() && nb.is_leaf()) {
       atomic_add(&counters.leaf_pairs, 1);
@@ -296,7 +333,7 @@ struct ExpandStep {
     }
     // Post-order: the right child of inner node x is x - 1 (layout.hpp).
     const unsigned long long slot = atomic_add(level.next_count, 2);
-    if (split_first(na, nb, v.rule)) {
+    if (descend_first(v, task, item.first, na, item.second, nb)) {
       level.next[slot] = FrontItem{item.task, na.left(), item.second};
       level.next[slot + 1] = FrontItem{item.task, item.first - 1, item.second};
     } else {
@@ -306,9 +343,8 @@ struct ExpandStep {
   }
 };
 
-// One unit: the depth-first traversal below node pair units[i] on one thread, its counts added
-// to its task's once at the end. Words: 64-bit words of the binary stack (ignored by the
-// explicit stack).
+// One unit: the traversal below node pair units[i] on one thread, its counts added to its task's
+// once at the end. Words: 64-bit words of the binary stack (ignored by the other traversals).
 template <TraversalKind Traversal, SatKind Sat, int Words>
 struct UnitStep {
   NarrowView v;
@@ -328,16 +364,39 @@ struct UnitStep {
       ++leaf_pairs;
       emit_candidate(v, item.task, first_triangle, second_triangle);
     };
+    TraversalTally tally;
     TraversalStatus status;
-    if constexpr (Traversal == TraversalKind::BinaryStack)
-      status = binary_stack_traverse<Words>(first, item.first, second, item.second, v.rule, separated, leaf);
-    else
+    if constexpr (Traversal == TraversalKind::BinaryStack) {
+      status = binary_stack_traverse<Words>(first, item.first, second, item.second, v.rule, separated, leaf, tally);
+    } else if constexpr (Traversal == TraversalKind::ExplicitStack) {
       status = explicit_stack_traverse<kExplicitStackCapacity>(first, item.first, second, item.second, v.rule,
-                                                               separated, leaf);
+                                                               separated, leaf, tally);
+    } else if constexpr (Traversal == TraversalKind::DynamicStack) {
+      auto volume_rule = [&](std::int32_t f, const BsNode& na, std::int32_t s, const BsNode& nb) {
+        return descend_first(v, task, f, na, s, nb);
+      };
+      status = dynamic_stack_traverse<kDynamicLocalPairs>(first, item.first, second, item.second, volume_rule,
+                                                          separated, leaf, tally);
+    } else if constexpr (Traversal == TraversalKind::PredictableStack) {
+      status = predictable_stack_traverse<kPredictableStackCapacity>(first, item.first, second, item.second,
+                                                                     separated, leaf, tally);
+    } else if constexpr (Traversal == TraversalKind::Leaf) {
+      status = leaf_algorithm_traverse(first, item.first, second, item.second, separated, leaf, tally);
+    } else if constexpr (Traversal == TraversalKind::Stackless) {
+      status = alternating_stackless_traverse<Climb::Stepwise>(first, item.first, second, item.second, separated,
+                                                               leaf, tally);
+    } else {
+      static_assert(Traversal == TraversalKind::PostIndexed);
+      status = alternating_stackless_traverse<Climb::PostIndexed>(first, item.first, second, item.second, separated,
+                                                                  leaf, tally);
+    }
     TaskCounters& counters = v.counters[item.task];
     atomic_add(&counters.pair_tests, pair_tests);
     atomic_add(&counters.axis_tests, axis_tests);
     atomic_add(&counters.leaf_pairs, leaf_pairs);
+    atomic_add(&counters.node_visits, tally.node_visits);
+    atomic_add(&counters.restarts, tally.restarts);
+    atomic_max(&counters.peak_pending_bytes, tally.peak_pending_bytes);
     if (status != TraversalStatus::Ok) atomic_or(&counters.status, std::uint32_t(status));
   }
 };

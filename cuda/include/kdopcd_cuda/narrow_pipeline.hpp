@@ -204,9 +204,17 @@ class NarrowEngine {
 
   template <SatKind Sat>
   void traverse(const NarrowQuery& q, const NarrowView& v, std::uint64_t task_count, const Fronts& f) {
-    if (q.traversal == TraversalKind::ExplicitStack) {
-      traverse<Sat, TraversalKind::ExplicitStack, 1>(q, v, task_count, f);
-    } else if (q.stack_words == 1) {
+    switch (q.traversal) {
+      case TraversalKind::ExplicitStack: return traverse<Sat, TraversalKind::ExplicitStack, 1>(q, v, task_count, f);
+      case TraversalKind::DynamicStack: return traverse<Sat, TraversalKind::DynamicStack, 1>(q, v, task_count, f);
+      case TraversalKind::PredictableStack:
+        return traverse<Sat, TraversalKind::PredictableStack, 1>(q, v, task_count, f);
+      case TraversalKind::Leaf: return traverse<Sat, TraversalKind::Leaf, 1>(q, v, task_count, f);
+      case TraversalKind::Stackless: return traverse<Sat, TraversalKind::Stackless, 1>(q, v, task_count, f);
+      case TraversalKind::PostIndexed: return traverse<Sat, TraversalKind::PostIndexed, 1>(q, v, task_count, f);
+      case TraversalKind::BinaryStack: break;
+    }
+    if (q.stack_words == 1) {
       traverse<Sat, TraversalKind::BinaryStack, 1>(q, v, task_count, f);
     } else if constexpr (Exec::kMaxStackWords >= 2) {
       if (q.stack_words != 2) throw std::logic_error("narrow phase: binary stack of more than 2 words requested");

@@ -26,9 +26,19 @@ namespace kdopcd::cuda {
 
 enum class Backend { Host, Cuda };
 Backend parse_backend(const std::string& name);          // "host", "cuda"
-TraversalKind parse_traversal(const std::string& name);  // "binary", "explicit"
+// "binary", "explicit", "dynamic", "predictable", "leaf", "stackless", "post-indexed"; else InputError.
+TraversalKind parse_traversal(const std::string& name);
 const char* to_string(Backend b);
 const char* to_string(TraversalKind t);
+std::vector<TraversalKind> all_traversals();  // in TraversalKind order
+// Predictable stack, stackless, post-indexed: the alternately stepping order (= Shallower rule).
+bool alternating_order(TraversalKind t);
+// Whether the traversal tests the DOP pairs of kdopcd::traverse with descent_rule() (all but the
+// leaf algorithm), so that its pair and axis test counts equal the reference's.
+bool visits_reference_pairs(TraversalKind t);
+// Bytes of pending-work memory one thread reserves before it starts (a fixed array, the binary
+// stack's words, the dynamic stack's local part; 0 for the stackless orders).
+std::uint64_t reserved_pending_bytes(TraversalKind t, int stack_words = 1);
 
 struct NarrowOptions {
   Backend backend = Backend::Host;
@@ -55,6 +65,9 @@ inline constexpr std::uint64_t kHostSplitPerThread = 256;
 inline constexpr std::uint64_t kDeviceSplit = std::uint64_t(1) << 18;
 inline constexpr std::uint64_t kMaxSplit = std::uint64_t(1) << 26;  // front buffers: 3 x 2 x 12 bytes per unit
 void validate(const NarrowOptions& options);  // throws InputError
+// The descent rule the traversal follows: DescentRule::Larger (volume) for the dynamic stack,
+// else options.rule (which the alternating orders require to be Shallower).
+DescentRule descent_rule(const NarrowOptions& options);
 
 // Words of the binary stack for trees of these depths: the descent path is at most
 // first + second labels long; 1 word holds 63 labels, 2 hold 127. 0 = deeper than supported

@@ -18,6 +18,7 @@
 #include "kdopcd/config.hpp"
 #include "kdopcd/traversal.hpp"  // DescentRule
 #include "kdopcd_cuda/layout.hpp"
+#include "kdopcd_cuda/traversal_tally.hpp"
 
 namespace kdopcd::cuda {
 
@@ -70,24 +71,32 @@ inline constexpr unsigned kSplitSecond = 1;
 // separating axis was found; leaf(first_triangle, second_triangle) is called for every
 // overlapping leaf pair. Returns StackOverflow (having visited a prefix of the pairs) if the
 // descent path is longer than BitStack<Words>::capacity; never with
-// first depth + second depth <= capacity.
+// first depth + second depth <= capacity. `tally`: two node loads per pair, the labels' bytes.
 template <int Words, class Separated, class Leaf>
 KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_t first_root, const BsNode* second,
                                                 std::int32_t second_root, DescentRule rule, Separated&& separated,
-                                                Leaf&& leaf) {
+                                                Leaf&& leaf, TraversalTally& tally) {
   std::int32_t a = first_root;   // node of the first object
   std::int32_t b = second_root;  // node of the second object
   BitStack<Words> stack;
+  int labels = 0, peak_labels = 0;  // only for the tally: the stack itself needs no depth
+  // One bit per label, in whole bytes: what a stack sized to this traversal would need.
+  auto finish = [&](TraversalStatus s) {
+    tally.pending((std::uint64_t(peak_labels) + 7) / 8);
+    return s;
+  };
   for (;;) {
     const BsNode na = first[a];
     const BsNode nb = second[b];
+    tally.node_visits += 2;
     if (!separated(a, b)) {
       if (na.is_leaf() && nb.is_leaf()) {
         leaf(na.triangle(), nb.triangle());
       } else {
         // Descent: to the left child of the split node, one label pushed.
         const bool f = split_first(na, nb, rule);
-        if (!stack.push(f ? kSplitFirst : kSplitSecond)) return TraversalStatus::StackOverflow;
+        if (!stack.push(f ? kSplitFirst : kSplitSecond)) return finish(TraversalStatus::StackOverflow);
+        if (++labels > peak_labels) peak_labels = labels;
         if (f) a = na.left();
         else b = nb.left();
         continue;
@@ -98,7 +107,7 @@ KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_
     unsigned a_count = na.counter, b_count = nb.counter;
     std::int32_t a_up = 0, b_up = 0;
     for (;;) {
-      if (stack.empty()) return TraversalStatus::Ok;
+      if (stack.empty()) return finish(TraversalStatus::Ok);
       if (stack.top() == kSplitFirst) {
         if (a_count == 0) break;
         --a_count;
@@ -109,6 +118,7 @@ KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_
         ++b_up;
       }
       stack.pop();
+      --labels;
     }
     // The labelled tree's ancestor is a left child: go to its right sibling, which is the escape
     // of the node we started from (a right-child chain shares its top's escape). The other tree
@@ -125,16 +135,22 @@ KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_
 
 // Conventional tandem traversal with a stack of node pairs in a local array of Capacity entries
 // (the reference's order: right child pushed first, left child popped first). Same callbacks.
+// `tally`: two node loads per overlapping pair, 8 bytes per pending pair.
 template <int Capacity, class Separated, class Leaf>
 KDOPCD_HD TraversalStatus explicit_stack_traverse(const BsNode* first, std::int32_t first_root, const BsNode* second,
                                                   std::int32_t second_root, DescentRule rule, Separated&& separated,
-                                                  Leaf&& leaf) {
+                                                  Leaf&& leaf, TraversalTally& tally) {
   std::int32_t stack_first[Capacity];
   std::int32_t stack_second[Capacity];
   int size = 0;
   stack_first[0] = first_root;
   stack_second[0] = second_root;
   size = 1;
+  int peak = 1;
+  auto finish = [&](TraversalStatus s) {
+    tally.pending(std::uint64_t(peak) * 2 * sizeof(std::int32_t));
+    return s;
+  };
   while (size > 0) {
     --size;
     const std::int32_t a = stack_first[size];
@@ -142,11 +158,12 @@ KDOPCD_HD TraversalStatus explicit_stack_traverse(const BsNode* first, std::int3
     if (separated(a, b)) continue;
     const BsNode na = first[a];
     const BsNode nb = second[b];
+    tally.node_visits += 2;
     if (na.is_leaf() && nb.is_leaf()) {
       leaf(na.triangle(), nb.triangle());
       continue;
     }
-    if (size + 2 > Capacity) return TraversalStatus::StackOverflow;
+    if (size + 2 > Capacity) return finish(TraversalStatus::StackOverflow);
     if (split_first(na, nb, rule)) {
       stack_first[size] = a - 1;  // right child
       stack_second[size] = b;
@@ -159,8 +176,25 @@ KDOPCD_HD TraversalStatus explicit_stack_traverse(const BsNode* first, std::int3
       stack_second[size + 1] = nb.left();
     }
     size += 2;
+    if (size > peak) peak = size;
   }
-  return TraversalStatus::Ok;
+  return finish(TraversalStatus::Ok);
+}
+
+// The two without a tally (the tests that compare visit sequences only).
+template <int Words, class Separated, class Leaf>
+KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_t first_root, const BsNode* second,
+                                                std::int32_t second_root, DescentRule rule, Separated&& separated,
+                                                Leaf&& leaf) {
+  TraversalTally tally;
+  return binary_stack_traverse<Words>(first, first_root, second, second_root, rule, separated, leaf, tally);
+}
+template <int Capacity, class Separated, class Leaf>
+KDOPCD_HD TraversalStatus explicit_stack_traverse(const BsNode* first, std::int32_t first_root, const BsNode* second,
+                                                  std::int32_t second_root, DescentRule rule, Separated&& separated,
+                                                  Leaf&& leaf) {
+  TraversalTally tally;
+  return explicit_stack_traverse<Capacity>(first, first_root, second, second_root, rule, separated, leaf, tally);
 }
 
 }  // namespace kdopcd::cuda
