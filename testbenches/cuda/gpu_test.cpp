@@ -17,7 +17,13 @@ namespace {
     if (!device_available(&why)) GTEST_SKIP() << "no usable GPU: " << why; \
   } while (0)
 
-void expect_same(const MultibodyResult& gpu, const MultibodyResult& host) { test::expect_same_result(gpu, host); }
+// Every field, and the traversal's own counters (the same units on either executor).
+void expect_same(const MultibodyResult& gpu, const MultibodyResult& host) {
+  test::expect_same_result(gpu, host);
+  EXPECT_EQ(gpu.node_visits, host.node_visits);
+  EXPECT_EQ(gpu.restarts, host.restarts);
+  EXPECT_EQ(gpu.peak_pending_bytes, host.peak_pending_bytes);
+}
 
 TEST(Gpu, GridBroadPhaseEqualsSortAndSweep) {
   REQUIRE_GPU();
@@ -30,13 +36,13 @@ TEST(Gpu, GridBroadPhaseEqualsSortAndSweep) {
   EXPECT_GT(sweep.size(), 1000u);
 }
 
-// Both traversals, both SATs, the per-pair and the front split, and a candidate buffer too small
+// Every traversal, both SATs, the per-pair and the front split, and a candidate buffer too small
 // (the second run): each equal to the host backend.
 TEST(Gpu, SmallSceneEqualsHost) {
   REQUIRE_GPU();
   REQUIRE_COW();
   const MultibodyWorld world = test::cow_world(16, 6, 11);
-  for (TraversalKind traversal : {TraversalKind::BinaryStack, TraversalKind::ExplicitStack})
+  for (TraversalKind traversal : all_traversals())
     for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed})
       for (std::uint64_t split : {0ull, 64ull})
         for (std::uint64_t capacity : {0ull, 3ull}) {
@@ -62,7 +68,7 @@ TEST(Gpu, DeviceNarrowPhaseEqualsHost) {
   REQUIRE_GPU();
   REQUIRE_COW();
   const MultibodyWorld world = test::cow_world(128, 4, 5);
-  for (TraversalKind traversal : {TraversalKind::BinaryStack, TraversalKind::ExplicitStack})
+  for (TraversalKind traversal : all_traversals())
     for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed}) {
       SCOPED_TRACE(std::string(to_string(traversal)) + " " + to_string(sat));
       MultibodyOptions o;

@@ -121,44 +121,44 @@ KDOPCD_HD TraversalStatus alternating_stackless_traverse(const BsNode* first, st
     const int labels = (na.depth - a_top) + (nb.depth - b_top);
     if (labels == 0) return TraversalStatus::Ok;
     const bool last_first = na.depth > nb.depth;
-    const int c_last = last_first ? na.counter : nb.counter;    // RCL of the last label's node
+    const int c_last = last_first ? na.counter : nb.counter;  // RCL of the last label's node
     const int c_other = last_first ? nb.counter : na.counter;
-    std::int32_t& x = last_first ? a : b;                      // the tree of the last label
-    std::int32_t& y = last_first ? b : a;
-    const std::int32_t x_escape = last_first ? na.escape : nb.escape;
-    const BsNode* x_tree = last_first ? first : second;
-    const BsNode* y_tree = last_first ? second : first;
-    // Labels alternate from the top: x, y, x, y, ... The (c_last + 1)-th x label or the
-    // (c_other + 1)-th y label meets a left child, whichever comes first (thesis, cases 7 and 8).
-    std::int32_t x_up, y_up;  // levels each tree climbs before the sibling move
-    bool x_moves;             // whether x's (else y's) left child moves to its sibling
+    // Labels alternate from the top: last, other, last, ... The (c_last + 1)-th label of the
+    // last label's tree or the (c_other + 1)-th of the other tree meets a left child, whichever
+    // comes first (the thesis's cases 7 and 8); that tree moves to the escape, the other one
+    // climbs the levels popped for it.
+    int last_up, other_up;  // levels popped per tree
+    bool last_escapes;
     if (c_last <= c_other) {
       if (2 * c_last + 1 > labels) return TraversalStatus::Ok;  // the stack empties first
-      x_up = c_last;
-      y_up = c_last;
-      x_moves = true;
+      last_up = c_last;
+      other_up = c_last;
+      last_escapes = true;
     } else {
       if (2 * c_other + 2 > labels) return TraversalStatus::Ok;
-      x_up = c_other + 1;
-      y_up = c_other;
-      x_moves = false;
+      last_up = c_other + 1;
+      other_up = c_other;
+      last_escapes = false;
     }
-    const std::int32_t y_escape = last_first ? nb.escape : na.escape;
+    // In terms of a and b (no references to them: both stay in registers on the GPU).
+    const bool a_escapes = last_first == last_escapes;
+    const int a_up = last_first ? last_up : other_up;
+    const int b_up = last_first ? other_up : last_up;
     if constexpr (How == Climb::PostIndexed) {
       // A right child's parent follows it in post-order: c levels up is + c, no load.
-      if (x_moves) {
-        x = x_escape;
-        y += y_up;
+      if (a_escapes) {
+        a = na.escape;
+        b += b_up;
       } else {
-        x += x_up;
-        y = y_escape;
+        a += a_up;
+        b = nb.escape;
       }
     } else {
       // One level per step, each step loading the node it leaves and checking from its record
       // that it is a right child: the per-level walk LevelUp must make where the index of a right
       // child's parent cannot be computed (the pre-indexed tree of §8.3). The post-order index
       // arithmetic is used for the step itself; the loads and the dependent branch are the cost.
-      auto climb = [&](const BsNode* tree, std::int32_t node, std::int32_t levels) {
+      auto climb = [&](const BsNode* tree, std::int32_t node, int levels) {
         while (levels > 0) {
           const BsNode here = tree[node];
           ++tally.node_visits;
@@ -168,12 +168,12 @@ KDOPCD_HD TraversalStatus alternating_stackless_traverse(const BsNode* first, st
         }
         return node;
       };
-      if (x_moves) {
-        x = x_escape;
-        y = climb(y_tree, y, y_up);
+      if (a_escapes) {
+        a = na.escape;
+        b = climb(second, b, b_up);
       } else {
-        x = climb(x_tree, x, x_up);
-        y = y_escape;
+        a = climb(first, a, a_up);
+        b = nb.escape;
       }
     }
   }

@@ -79,10 +79,13 @@ KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_
   std::int32_t a = first_root;   // node of the first object
   std::int32_t b = second_root;  // node of the second object
   BitStack<Words> stack;
-  int labels = 0, peak_labels = 0;  // only for the tally: the stack itself needs no depth
+  // For the tally only: the labels on the stack are depth(a) + depth(b) - the roots' depths, so
+  // the deepest pair reached gives the peak without a counter of its own (a register less).
+  int peak_depths = 0;
   // One bit per label, in whole bytes: what a stack sized to this traversal would need.
   auto finish = [&](TraversalStatus s) {
-    tally.pending((std::uint64_t(peak_labels) + 7) / 8);
+    const int top = first[first_root].depth + second[second_root].depth;
+    tally.pending((std::uint64_t(peak_depths > top ? peak_depths - top : 0) + 7) / 8);
     return s;
   };
   for (;;) {
@@ -96,7 +99,7 @@ KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_
         // Descent: to the left child of the split node, one label pushed.
         const bool f = split_first(na, nb, rule);
         if (!stack.push(f ? kSplitFirst : kSplitSecond)) return finish(TraversalStatus::StackOverflow);
-        if (++labels > peak_labels) peak_labels = labels;
+        if (na.depth + nb.depth + 1 > peak_depths) peak_depths = na.depth + nb.depth + 1;
         if (f) a = na.left();
         else b = nb.left();
         continue;
@@ -118,7 +121,6 @@ KDOPCD_HD TraversalStatus binary_stack_traverse(const BsNode* first, std::int32_
         ++b_up;
       }
       stack.pop();
-      --labels;
     }
     // The labelled tree's ancestor is a left child: go to its right sibling, which is the escape
     // of the node we started from (a right-child chain shares its top's escape). The other tree
