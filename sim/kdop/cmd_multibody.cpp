@@ -230,7 +230,7 @@ void run_multibody(const MultibodyArgs& args) {
 void add_multibody_command(CLI::App& app) {
   auto args = std::make_shared<MultibodyArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "multibody", "all contacts of a scene of rigid objects: broad phase, binary-stack traversal (GPU or CPU threads)");
+      "multibody", "all contacts of a scene of rigid objects: broad phase, tandem tree traversal (GPU or CPU threads)");
   cmd->add_option("SCENE", args->scene, "scene JSON: {\"objects\":[{\"mesh\",\"rotation\":[qw,qx,qy,qz],\"translation\"}]}")
       ->required();
   cmd->add_option("--backend", args->backend, "cuda (GPU) or host (TBB threads)")
