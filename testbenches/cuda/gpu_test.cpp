@@ -37,7 +37,7 @@ TEST(Gpu, GridBroadPhaseEqualsSortAndSweep) {
 }
 
 // Every traversal, both SATs, the per-pair and the front split, and a candidate buffer too small
-// (the second run): each equal to the host backend.
+// (the second run; binary and explicit stack): each equal to the host backend.
 TEST(Gpu, SmallSceneEqualsHost) {
   REQUIRE_GPU();
   REQUIRE_COW();
@@ -46,6 +46,10 @@ TEST(Gpu, SmallSceneEqualsHost) {
     for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed})
       for (std::uint64_t split : {0ull, 64ull})
         for (std::uint64_t capacity : {0ull, 3ull}) {
+          // The two original traversals in every combination; the others once each (split 64,
+          // automatic capacity), which keeps this test short enough for compute-sanitizer.
+          const bool original = traversal == TraversalKind::BinaryStack || traversal == TraversalKind::ExplicitStack;
+          if (!original && (split != 64 || capacity != 0)) continue;
           SCOPED_TRACE(std::string(to_string(traversal)) + " " + to_string(sat) + " split " + std::to_string(split) +
                        " capacity " + std::to_string(capacity));
           MultibodyOptions o;

@@ -4,9 +4,10 @@
 //     test the reference's Shallower pairs in its order, the dynamic stack the Larger rule's, from
 //     the roots and from every pair a front could hand out; the leaf algorithm finds the
 //     reference's overlapping leaf pairs;
-//   * real meshes in the four pose classes (cow/cow, armadillo/armadillo, elephant/hand), float and
-//     fixed SAT, with and without the front split: the reference's contacts and leaf pairs, and
-//     its pair and axis test counts where the traversal tests the reference's pairs;
+//   * real meshes in the four pose classes (cow/cow, armadillo/armadillo, bunny00/bunny00,
+//     elephant/hand), float and fixed SAT, with and without the front split: the reference's
+//     contacts and leaf pairs, and its pair and axis test counts where the traversal tests the
+//     reference's pairs;
 //   * a multibody scene of cows: every object pair against the reference;
 //   * caterpillar trees deeper than the fixed stacks: an overflow is reported, never a wrong or
 //     missing answer, and the stackless orders and the dynamic stack need no bound;
@@ -339,13 +340,18 @@ TEST(TraversalMatrix, CowAgainstCowEveryTraversalPoseClassSatAndSplit) {
   EXPECT_GT(c.leaf_pairs, c.contacts);  // close proximity: overlapping leaves without contact
 }
 
-TEST(TraversalMatrix, LargePairArmadilloAgainstItselfEveryTraversalAndPoseClass) {
+TEST(TraversalMatrix, LargePairsArmadilloAndBunnyEveryTraversalAndPoseClass) {
   const std::string armadillo = test::mesh_path("armadillo.off");
   ASSERT_TRUE(std::filesystem::exists(armadillo)) << armadillo << " is missing: run scripts/fetch-meshes.sh";
   const Mesh mesh = load_mesh(armadillo);
   const DopTree tree(mesh, 24);
   const MatrixCounts c = expect_pipeline_matrix(tree, tree, "armadillo/armadillo", {SatBackend::Float}, {512});
   EXPECT_GT(c.contacts, 0u);
+  const std::string bunny = test::mesh_path("bunny00.off");
+  ASSERT_TRUE(std::filesystem::exists(bunny)) << bunny << " is missing: run scripts/fetch-meshes.sh";
+  const Mesh bunny_mesh = load_mesh(bunny);
+  const DopTree bunny_tree(bunny_mesh, 24);
+  EXPECT_GT(expect_pipeline_matrix(bunny_tree, bunny_tree, "bunny00/bunny00", {SatBackend::Float}, {512}).contacts, 0u);
 }
 
 TEST(TraversalMatrix, SmallUnequalPairElephantAgainstHand) {
