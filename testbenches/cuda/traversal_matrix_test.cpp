@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "cuda_test_util.hpp"
+#include "traversal_test_util.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/pose_classes.hpp"
 #include "kdopcd/sat_float.hpp"
@@ -30,7 +31,8 @@
 namespace kdopcd::cuda {
 namespace {
 
-using Visit = std::pair<int, int>;  // (first node, second node) in the reference's numbering
+using test::caterpillar;
+using test::Visit;
 
 struct Sequences {
   std::vector<Visit> tests;   // every DOP pair tested, in order
@@ -96,31 +98,6 @@ std::vector<Visit> sorted(std::vector<Visit> v) {
 
 // ---- Visit order on real trees --------------------------------------------------------------
 
-// The reference traversal with the float SAT, recording what it tests.
-Sequences reference_visits(const DopTree& first, const DopTree& second, const SatSetup& setup, DescentRule rule) {
-  Sequences s;
-  TraversalOptions options;
-  options.rule = rule;
-  const int half = first.k() / 2;
-  auto pair_test = [&](int f, int g) {
-    s.tests.emplace_back(f, g);
-    const double* b = first.coefficients(std::size_t(f)).data();
-    const double* a = second.coefficients(std::size_t(g)).data();
-    for (std::size_t i = 0; i < setup.axes.size(); ++i) {
-      const AxisSetup& ax = setup.axes[i];
-      if (float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
-        return PairVerdict{true, int(i) + 1};
-    }
-    return PairVerdict{false, int(setup.axes.size())};
-  };
-  auto tri = [&](int f, int g) {
-    s.leaves.emplace_back(f, g);
-    return false;
-  };
-  traverse(first, second, options, pair_test, tri);
-  return s;
-}
-
 struct TreePair {
   PostOrderTree first, second;
   SatSetup setup;
@@ -145,7 +122,7 @@ void expect_reference_order(const DopTree& first, const DopTree& second, const P
   for (TraversalKind t : all_traversals()) {
     SCOPED_TRACE(to_string(t));
     const DescentRule rule = rule_of(t);
-    const Sequences ref = reference_visits(first, second, tp.setup, rule);
+    const test::VisitSequences ref = test::reference_visits(first, second, tp.setup, int(tp.setup.axes.size()), rule);
     const Sequences got = run_traversal(t, tp.first.nodes, tp.first.root(), tp.second.nodes, tp.second.root(), rule,
                                         &tp.first.coefficients, &tp.second.coefficients, tp.k, sep);
     ASSERT_EQ(got.status, TraversalStatus::Ok);
@@ -405,29 +382,6 @@ TEST(TraversalMatrix, MultibodyCowsEveryTraversalEqualsTheReferencePerObjectPair
 }
 
 // ---- Unbalanced deep trees ------------------------------------------------------------------
-
-// A caterpillar of depth leaves - 1 (as traversal_test.cpp): left_deep puts the spine on the left
-// (pending right children pile up on a stack), otherwise on the right.
-std::vector<DopNode> caterpillar(int leaves, bool left_deep) {
-  std::vector<DopNode> pre;
-  int triangle = 0;
-  if (!left_deep) {
-    for (int d = 0; d < leaves - 1; ++d) {
-      const int self = int(pre.size());
-      pre.push_back({self + 1, self + 2, -1, d});
-      pre.push_back({-1, -1, triangle++, d + 1});
-    }
-    pre.push_back({-1, -1, triangle++, leaves - 1});
-    return pre;
-  }
-  for (int d = 0; d < leaves - 1; ++d) pre.push_back({d + 1, -1, -1, d});
-  pre.push_back({-1, -1, triangle++, leaves - 1});
-  for (int d = leaves - 2; d >= 0; --d) {
-    pre[std::size_t(d)].right = int(pre.size());
-    pre.push_back({-1, -1, triangle++, d + 1});
-  }
-  return pre;
-}
 
 // A balanced tree of 2^depth leaves in pre-order.
 std::vector<DopNode> balanced(int depth) {

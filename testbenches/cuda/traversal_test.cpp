@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda_test_util.hpp"
+#include "traversal_test_util.hpp"
 #include "kdopcd/sat_float.hpp"
 #include "kdopcd/sat_setup.hpp"
 #include "kdopcd/shapes.hpp"
@@ -11,38 +12,10 @@
 namespace kdopcd::cuda {
 namespace {
 
-using Visit = std::pair<int, int>;  // (first node, second node) in the reference's numbering
-
-struct Sequences {
-  std::vector<Visit> tests;   // every DOP pair tested, in order
-  std::vector<Visit> leaves;  // overlapping leaf pairs (triangles), in order
-};
-
-// The reference's traversal with the float SAT, recording what it visits.
-Sequences reference_visits(const DopTree& first, const DopTree& second, const SatSetup& setup, int n,
-                           DescentRule rule) {
-  Sequences s;
-  TraversalOptions options;
-  options.rule = rule;
-  const int half = first.k() / 2;
-  auto pair_test = [&](int f, int g) {
-    s.tests.emplace_back(f, g);
-    const double* b = first.coefficients(std::size_t(f)).data();
-    const double* a = second.coefficients(std::size_t(g)).data();
-    for (int i = 0; i < n; ++i) {
-      const AxisSetup& ax = setup.axes[std::size_t(i)];
-      if (float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
-        return PairVerdict{true, i + 1};
-    }
-    return PairVerdict{false, n};
-  };
-  auto tri = [&](int f, int g) {
-    s.leaves.emplace_back(f, g);
-    return false;
-  };
-  traverse(first, second, options, pair_test, tri);
-  return s;
-}
+using test::caterpillar;
+using test::reference_visits;
+using test::Visit;
+using Sequences = test::VisitSequences;
 
 template <bool Binary>
 Sequences layout_visits(const DopTree& first, const DopTree& second, const SatSetup& setup, int n, DescentRule rule) {
@@ -117,31 +90,8 @@ TEST(Traversal, SameVisitsOnTouchingCows) {
   EXPECT_GT(total, 1000u);
 }
 
-// Synthetic trees (no geometry; every pair overlaps) against a recursive reference.
-// A caterpillar of depth leaves - 1. left_deep: every inner node's right child is a leaf and its
-// left child the rest (the pending right children pile up on an explicit stack); otherwise the
-// other way round.
-std::vector<DopNode> caterpillar(int leaves, bool left_deep) {
-  std::vector<DopNode> pre;
-  int triangle = 0;
-  if (!left_deep) {
-    for (int d = 0; d < leaves - 1; ++d) {
-      const int self = int(pre.size());
-      pre.push_back({self + 1, self + 2, -1, d});
-      pre.push_back({-1, -1, triangle++, d + 1});
-    }
-    pre.push_back({-1, -1, triangle++, leaves - 1});
-    return pre;
-  }
-  for (int d = 0; d < leaves - 1; ++d) pre.push_back({d + 1, -1, -1, d});
-  pre.push_back({-1, -1, triangle++, leaves - 1});
-  for (int d = leaves - 2; d >= 0; --d) {
-    pre[std::size_t(d)].right = int(pre.size());
-    pre.push_back({-1, -1, triangle++, d + 1});
-  }
-  return pre;
-}
-
+// Synthetic trees (no geometry; every pair overlaps; test::caterpillar) against a recursive
+// reference.
 void recursive_visits(const std::vector<DopNode>& f, const std::vector<DopNode>& s, int a, int b, DescentRule rule,
                       std::vector<Visit>& out) {
   out.emplace_back(a, b);
