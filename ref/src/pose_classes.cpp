@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "kdopcd/collide.hpp"
 #include "kdopcd/error.hpp"
 
@@ -37,20 +40,29 @@ std::array<ClassifiedPose, 4> make_pose_classes(const DopTree& first, const DopT
                                                const Eigen::Quaterniond& rotation, const Vec3& direction) {
   const Vec3 u = direction.normalized();
   const Eigen::Quaterniond q = rotation.normalized();
-  // Place the second object's root centre at first centre + s u.
-  const Vec3 base = root_centre(first) - q.toRotationMatrix() * root_centre(second);
-  auto pose_at = [&](double s) { return Pose{q, base + s * u}; };
+  // Place the second object's root centre at start + s u: start is the first object's centre, or,
+  // where that gives no contact (a small object inside a large one, e.g. bunny00 inside the
+  // armadillo), the first object's vertex farthest along u, whose surface then runs through the
+  // second object; moving along u takes the second object out of the first from either start.
+  Vec3 start = root_centre(first);
+  const Vec3 second_centre = q.toRotationMatrix() * root_centre(second);
+  auto pose_at = [&](double s) { return Pose{q, start - second_centre + s * u}; };
   const TraversalOptions options;
   auto contacts_at = [&](double s) { return collide(first, second, pose_at(s), options).stats.contacts; };
   const double size = std::max(root_size(first), root_size(second));
 
   double lo = 0, hi = 2 * size;
-  if (contacts_at(lo) == 0)
-    throw InputError(fmt::format(
-        "{} and {}: no triangle touches another with the centres of the two objects together (one lies inside the "
-        "other, or between its surfaces), so no intersecting pose exists along this direction; give meshes whose "
-        "surfaces cross when centred, or another rotation",
-        first.mesh().name, second.mesh().name));
+  if (contacts_at(lo) == 0) {
+    const std::vector<Vec3>& vertices = first.mesh().vertices;
+    start = *std::max_element(vertices.begin(), vertices.end(),
+                              [&](const Vec3& a, const Vec3& b) { return u.dot(a) < u.dot(b); });
+    if (contacts_at(lo) == 0)
+      throw InputError(fmt::format(
+          "{} and {}: no triangle touches another with the centres of the two objects together (one lies inside "
+          "the other, or between its surfaces) nor with the second centred on the first's farthest vertex along "
+          "the direction, so no intersecting pose was found; give another rotation or direction",
+          first.mesh().name, second.mesh().name));
+  }
   while (contacts_at(hi) != 0) hi *= 2;
   for (int i = 0; i < 50 && hi - lo > 1e-9 * size; ++i) {
     const double mid = (lo + hi) / 2;

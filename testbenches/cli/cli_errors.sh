@@ -143,9 +143,17 @@ else echo "FAIL: collide --check --backend fixed within delta -> status $rc: $ou
 expect_ok collide "$tmp/upper.off" "$tmp/lower.off" --poses "$tmp/one.poses" --check
 
 # --- poses ------------------------------------------------------------------------------------
-expect_error "no triangle touches" poses "$tmp/big.off" "$tmp/small.off" --out "$tmp/p.txt"
+# A large cube around a small one: centred together, or centred on the small one's farthest
+# vertex, the small cube lies inside without a contact: no intersecting pose.
+expect_error "no triangle touches" poses "$tmp/small.off" "$tmp/big.off" --out "$tmp/p.txt"
+# The other way round the small cube, centred on the large one's farthest vertex, crosses its
+# surface; so does bunny00 at the armadillo's (inside it when centred together).
+rm -f "$tmp/p.txt"
+expect_ok poses "$tmp/big.off" "$tmp/small.off" --out "$tmp/p.txt"
 if [ -f "$meshes/armadillo.off" ] && [ -f "$meshes/bunny00.off" ]; then
-  expect_error "no triangle touches" poses "$meshes/armadillo.off" "$meshes/bunny00.off" --out "$tmp/p.txt"
+  rm -f "$tmp/p.txt"
+  expect_ok poses "$meshes/armadillo.off" "$meshes/bunny00.off" --out "$tmp/p.txt"
+  if [ "$(grep -vc '^#' "$tmp/p.txt")" -eq 4 ]; then pass=$((pass + 1)); else echo "FAIL: armadillo/bunny00: not four poses"; fail=$((fail + 1)); fi
 fi
 expect_error "--angle" poses "$tmp/small.off" "$tmp/cube.off" --out "$tmp/p.txt" --angle nan
 expect_error "--angle" poses "$tmp/small.off" "$tmp/cube.off" --out "$tmp/p.txt" --angle 7

@@ -6,8 +6,10 @@
 //   close proximity  - no contact, gap 0.2% of the object size: many overlapping DOP pairs;
 //   small proximity  - no contact, gap 5% of the size: few overlapping DOP pairs;
 //   separated        - gap 50% of the size.
-// The second object keeps a given rotation and moves along a direction; a bisection on the
-// distance finds where contacts stop (the touching distance).
+// The second object keeps a given rotation and moves along a direction, from the first object's
+// centre (or, where the objects do not touch there, from the first object's farthest vertex along
+// the direction); a bisection on the distance finds where contacts stop (the touching distance).
+// "Size" is the larger root DOP's largest extent along the coordinate axes.
 #include <array>
 #include <string>
 
@@ -26,8 +28,8 @@ struct ClassifiedPose {
   Pose pose;
 };
 
-// Throws InputError if no contact exists even with the centres together (one object inside the
-// other without touching it): the two meshes have no intersecting pose of this kind.
+// Throws InputError if no contact exists at either start: the two meshes have no intersecting
+// pose of this kind.
 std::array<ClassifiedPose, 4> make_pose_classes(const DopTree& first, const DopTree& second,
                                                const Eigen::Quaterniond& rotation, const Vec3& direction);
 
