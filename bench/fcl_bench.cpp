@@ -394,10 +394,10 @@ int main(int argc, char** argv) {
   int profile_reps = 0;
   app.add_option("--profile-reps", profile_reps,
                  "only run our query this many times per scene and pose class, untimed (for valgrind --tool=callgrind)");
-  std::string build_name = "median", rule_name = "shallower";
-  app.add_option("--build", build_name, "our tree build: median (the default, the accelerator's) or sah")
+  std::string build_name = to_string(TreeBuild::Sah), rule_name = to_string(TraversalOptions{}.rule);
+  app.add_option("--build", build_name, "our tree build: sah (collide()'s default) or median (the accelerator's)")
       ->capture_default_str();
-  app.add_option("--rule", rule_name, "our descent rule: shallower (default), first, second or larger")
+  app.add_option("--rule", rule_name, "our descent rule: larger (collide()'s default), shallower, first or second")
       ->capture_default_str();
   std::string profile_backend = "float";
   app.add_option("--profile-backend", profile_backend, "SAT backend of the --profile-reps queries (float, fixed)")
@@ -423,7 +423,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (!poses_file.empty() && scene_option->count() == 0) scene_args.clear();  // only the user's scene
   const TreeBuild tree_build = parse_tree_build(build_name);
-  const DescentRule rule = rule_name == "larger" ? DescentRule::Larger : parse_descent_rule(rule_name);
+  const DescentRule rule = parse_query_descent_rule(rule_name);
 
   // Fixed pose-class search: second object rotated by 0.6 rad about (1,1,0), moved along
   // (1, 0.5, 0.25) from centres together (make_pose_classes).
@@ -639,9 +639,18 @@ int main(int argc, char** argv) {
   }
 
   fmt::print("\n### Ratios by pose class (geometric mean over the queries; < 1: ours faster)\n\n");
-  fmt::print("| pose class | ours / best FCL end to end | target <= 0.333 | ours / FCL KDOP24 world-space traversal "
-             "| target < 1 | fixed / float | target <= 1.2 |\n|---|--:|:-:|--:|:-:|--:|:-:|\n");
-  auto ratio_line = [](const std::string& name, const std::vector<const Row*>& group) {
+  fmt::print("| pose class | ours / best FCL end to end | target <= 0.333 | PhysX's level | ours / FCL KDOP24 "
+             "world-space traversal | target < 1 | fixed / float | target <= 1.2 |\n"
+             "|---|--:|:-:|:-:|--:|:-:|--:|:-:|\n");
+  // PhysX 5.6's mesh-mesh overlap query took 0.20 of FCL's fastest end-to-end time on intersecting
+  // poses and 0.44 over all classes (held-out poses, measured outside this project): FCL stands in
+  // for it here; the targets are <= 0.20 intersecting and <= 0.40 over all classes.
+  auto physx_level = [](const std::string& name, double ratio) -> std::string {
+    const double target = name == "intersecting" ? 0.20 : name == "all" ? 0.40 : 0.0;
+    if (target == 0.0) return "-";
+    return fmt::format("<= {:.2f}: {}", target, ratio <= target ? "met" : "**not met**");
+  };
+  auto ratio_line = [&physx_level](const std::string& name, const std::vector<const Row*>& group) {
     std::vector<double> e, t, x;
     for (const Row* r : group) {
       e.push_back(r->ours / r->best_e2e());
@@ -649,8 +658,9 @@ int main(int argc, char** argv) {
       x.push_back(r->fixed / r->ours);
     }
     const double ge = geomean(e), gt = geomean(t), gx = geomean(x);
-    fmt::print("| {} | {:.3f} | {} | {:.3f} | {} | {:.3f} | {} |\n", name, ge, ge <= 1.0 / 3 ? "met" : "**not met**", gt,
-               gt < 1 ? "met" : "**not met**", gx, gx <= 1.2 ? "met" : "**not met**");
+    fmt::print("| {} | {:.3f} | {} | {} | {:.3f} | {} | {:.3f} | {} |\n", name, ge,
+               ge <= 1.0 / 3 ? "met" : "**not met**", physx_level(name, ge), gt, gt < 1 ? "met" : "**not met**", gx,
+               gx <= 1.2 ? "met" : "**not met**");
   };
   for (PoseClass c : kPoseClasses) {
     std::vector<const Row*> group;

@@ -47,9 +47,10 @@ int main(int argc, char** argv) {
       if (colon == std::string::npos) throw InputError("--scene wants first:second, got '" + arg + "'");
       const Mesh ma = load_mesh(mesh_dir + "/" + arg.substr(0, colon) + ".off");
       const Mesh mb = load_mesh(mesh_dir + "/" + arg.substr(colon + 1) + ".off");
-      const DopTree ta(ma, 24), tb(mb, 24);
+      const DopTree ta(ma, 24, kHardwareTreeBuild), tb(mb, 24, kHardwareTreeBuild);
       for (const ClassifiedPose& cp : make_pose_classes(ta, tb, rotation, direction)) {
-        const QueryResult fixed = collide(ta, tb, cp.pose, TraversalOptions{}, SatBackend::Fixed, params.fixed);
+        const QueryResult fixed =
+            collide(ta, tb, cp.pose, TraversalOptions{.rule = params.rule}, SatBackend::Fixed, params.fixed);
         std::vector<double> seconds;
         std::uint64_t clocks = 0;
         bool equal = true;

@@ -59,7 +59,7 @@ MultibodyWorld::MultibodyWorld(std::vector<Mesh> meshes, std::vector<std::uint32
 void MultibodyWorld::build(int k) {
   trees_.resize(meshes_.size());
   tbb::parallel_for(std::size_t(0), meshes_.size(),
-                    [&](std::size_t i) { trees_[i] = std::make_unique<DopTree>(*meshes_[i], k); });
+                    [&](std::size_t i) { trees_[i] = std::make_unique<DopTree>(*meshes_[i], k, kHardwareTreeBuild); });
   std::vector<const DopTree*> trees;
   for (const auto& t : trees_) trees.push_back(t.get());
   narrow_ = std::make_unique<NarrowRunner>(std::move(trees));

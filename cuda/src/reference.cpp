@@ -5,22 +5,12 @@
 
 namespace kdopcd::cuda {
 
-namespace {
-// The engine tests a DOP pair on the k-DOP axes alone. Should the reference's traversal options
-// offer further pruning tests (a leaf triangle's plane), they stay off here so that pair, axis
-// and leaf counts stay comparable; written for any TraversalOptions that may or may not have one.
-template <class Options>
-void k_axes_only(Options& t) {
-  if constexpr (requires { t.leaf_planes; }) t.leaf_planes = false;
-}
-}  // namespace
-
 QueryResult reference_query(const DopTree& first, const DopTree& second, const Pose& relative,
                             const NarrowOptions& options) {
   TraversalOptions t;
   t.axes = options.axes;
   t.rule = descent_rule(options);  // the dynamic stack's volume rule, else the options' rule
-  k_axes_only(t);
+  t.leaf_planes = false;           // the GPU tests the k axes alone: counter for counter
   if (options.sat != SatBackend::Fixed) return collide(first, second, relative, t, options.sat, options.fixed);
   const SatSetup centred = make_sat_setup(first.orientations(), centred_pose(first, second, relative));
   return collide(first, second, centred, place_vertices(second.mesh(), relative), t, SatBackend::Fixed, options.fixed);

@@ -21,7 +21,7 @@ class Query {
  public:
   Query(TreePtr first, TreePtr second, const std::string& backend, int axes, const std::string& rule,
         const std::optional<std::vector<int>>& bits, const std::optional<std::vector<int>>& tri_bits, int threads,
-        std::size_t stack_capacity)
+        std::size_t stack_capacity, bool leaf_planes)
       : first_(std::move(first)), second_(std::move(second)) {
     if (first_->tree.k() != second_->tree.k())
       throw InputError(fmt::format("the trees must share k (got {} and {})", first_->tree.k(), second_->tree.k()));
@@ -38,6 +38,7 @@ class Query {
     options_.rule = descent_rule_from(rule);
     options_.threads = threads;
     options_.stack_capacity = stack_capacity;
+    options_.leaf_planes = leaf_planes;
     if (bits) fixed_ = fixed_params_from(*bits);
     if (tri_bits) tri_ = triangle_params_from(*tri_bits);
   }
@@ -99,6 +100,7 @@ class Query {
     d["tri_bits"] = py::make_tuple(tri_.v, tri_.m);
     d["threads"] = options_.threads;
     d["stack_capacity"] = options_.stack_capacity;
+    d["leaf_planes"] = options_.leaf_planes;
     return d;
   }
 
@@ -114,13 +116,15 @@ const char* const kQueryDoc =
     "backend: 'float', 'exact' or 'fixed' (bit-accurate with the model, the RTL and the GPU; bits=(b, c, z) and "
     "tri_bits=(v, m) set its widths); axes: tested per DOP pair (0 = all k); rule: 'shallower', 'first', 'second' "
     "or 'larger'; threads: of one query (1 = sequential, 0 = every core); stack_capacity: 0 = unbounded (else "
-    "kdopcd.CapacityError when exceeded).";
+    "kdopcd.CapacityError when exceeded); leaf_planes: the float backend's leaf-plane axis (TraversalOptions::"
+    "leaf_planes; False to compare counters with the model, the RTL or the GPU).";
 
 // A Query from collide()'s keyword arguments (the names and defaults of Query's constructor).
 Query query_from_kwargs(TreePtr first, TreePtr second, const py::kwargs& kwargs, const char* function) {
   std::string backend = "float", rule = "shallower";
   int axes = 0, threads = 1;
   std::size_t stack_capacity = 0;
+  bool leaf_planes = true;
   std::optional<std::vector<int>> bits, tri_bits;
   for (const auto& [key, value] : kwargs) {
     const std::string name = py::reinterpret_borrow<py::str>(key);
@@ -132,25 +136,28 @@ Query query_from_kwargs(TreePtr first, TreePtr second, const py::kwargs& kwargs,
       else if (name == "tri_bits") tri_bits = value.cast<std::optional<std::vector<int>>>();
       else if (name == "threads") threads = value.cast<int>();
       else if (name == "stack_capacity") stack_capacity = value.cast<std::size_t>();
+      else if (name == "leaf_planes") leaf_planes = value.cast<bool>();
       else throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + name + "'");
     } catch (const py::cast_error&) {
       throw py::type_error(std::string(function) + "(): " + name + " has the wrong type (" +
                            py::str(py::type::of(value)).cast<std::string>() + ")");
     }
   }
-  return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity);
+  return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity,
+               leaf_planes);
 }
 
 #define KDOPCD_QUERY_ARGS                                                                                            \
   py::arg("backend") = "float", py::arg("axes") = 0, py::arg("rule") = "shallower", py::arg("bits") = py::none(),  \
-      py::arg("tri_bits") = py::none(), py::arg("threads") = 1, py::arg("stack_capacity") = 0
+      py::arg("tri_bits") = py::none(), py::arg("threads") = 1, py::arg("stack_capacity") = 0,                    \
+      py::arg("leaf_planes") = true
 
 }  // namespace
 
 void bind_query(py::module_& m) {
   py::class_<Query>(m, "Query", (std::string("A collision query between two trees with fixed options; call it with a pose. ") + kQueryDoc).c_str())
       .def(py::init<TreePtr, TreePtr, const std::string&, int, const std::string&, const std::optional<std::vector<int>>&,
-                    const std::optional<std::vector<int>>&, int, std::size_t>(),
+                    const std::optional<std::vector<int>>&, int, std::size_t, bool>(),
            py::arg("first"), py::arg("second"), py::kw_only(), KDOPCD_QUERY_ARGS)
       .def("__call__", &Query::call, py::arg("pose"),
            "(contacts (n, 2) uint32 sorted, stats dict) of the second object placed by pose (qw qx qy qz tx ty tz)")
@@ -172,15 +179,17 @@ void bind_query(py::module_& m) {
         return query_from_kwargs(args[0].cast<TreePtr>(), args[1].cast<TreePtr>(), kwargs, "collide").call(args[2]);
       },
       (std::string("collide(first, second, pose, *, backend='float', axes=0, rule='shallower', bits=None, "
-                   "tri_bits=None, threads=1, stack_capacity=0)\n\nkdopcd::collide: (contacts (n, 2) uint32, stats dict). ") +
+                   "tri_bits=None, threads=1, stack_capacity=0, leaf_planes=True)\n\n"
+                   "kdopcd::collide: (contacts (n, 2) uint32, stats dict). ") +
        kQueryDoc)
           .c_str());
   m.def(
       "collide_batch",
       [](TreePtr first, TreePtr second, const DoubleArray& poses, const std::string& backend, int axes,
          const std::string& rule, const std::optional<std::vector<int>>& bits,
-         const std::optional<std::vector<int>>& tri_bits, int threads, std::size_t stack_capacity) {
-        return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity)
+         const std::optional<std::vector<int>>& tri_bits, int threads, std::size_t stack_capacity, bool leaf_planes) {
+        return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity,
+                     leaf_planes)
             .batch(poses, true);
       },
       py::arg("first"), py::arg("second"), py::arg("poses"), py::kw_only(), KDOPCD_QUERY_ARGS,

@@ -127,9 +127,6 @@ TriangleFixedParams triangle_params_from(const std::vector<int>& bits) {
   return t;
 }
 
-DescentRule descent_rule_from(const std::string& name) {
-  if (name == "larger") return DescentRule::Larger;
-  return parse_descent_rule(name);
-}
+DescentRule descent_rule_from(const std::string& name) { return parse_query_descent_rule(name); }
 
 }  // namespace kdopcd::python

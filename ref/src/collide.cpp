@@ -17,6 +17,7 @@
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/root_bound.hpp"
+#include "leaf_plane.hpp"
 #include "node_terms_cache.hpp"
 #include "placed_vertex_cache.hpp"
 #include "parallel_traverse.hpp"
@@ -216,8 +217,11 @@ double fixed_first_axis_margin(const FixedParams& f, double s, const DopTree& fi
 
 // How many of the root pair's axes a query (float or fixed) tests one at a time before it makes
 // all of them and takes the SIMD test: a separated pose mostly stops at the first two (one of
-// each object), an overlapping root pair reaches every axis.
-constexpr int kRootAxesOneByOne = 4;
+// each object), an overlapping root pair reaches every axis. Eight, not four: a small object
+// near a large one (ChineseDragon-10kv/turbine in proximity) is separated at the seventh, and
+// making the whole table for that took most of its query (0.5 of 0.52 us); an overlapping root
+// pays four more single axes, well under 1 % of its query.
+constexpr int kRootAxesOneByOne = 8;
 
 // Threads of the query: 1 for the sequential traversal, else what traverse_parallel gets.
 bool parallel(const TraversalOptions& options) {
@@ -258,10 +262,12 @@ class LateValue {
 // per-query caches behind it (placed vertices) are per thread, so no test waits for a lock.
 // `before_tasks` (a callable, or nullptr) runs once before a parallel traversal starts tasks; it is
 // no std::function, whose making and unmaking was a noticeable part of a separated query.
-template <class PairTest, class MakeTriangleTest, class BeforeTasks = std::nullptr_t>
+// `leaf_inner_test` is traverse()'s optional extra axis (or nullptr).
+template <class PairTest, class MakeTriangleTest, class BeforeTasks = std::nullptr_t,
+          class LeafInnerTest = std::nullptr_t>
 QueryResult run_traversal(const DopTree& first, const DopTree& second, const TraversalOptions& options,
                           PairTest&& pair_test, MakeTriangleTest&& make_triangle_test,
-                          const BeforeTasks& before_tasks = nullptr) {
+                          const BeforeTasks& before_tasks = nullptr, const LeafInnerTest& leaf_inner_test = nullptr) {
   using Test = decltype(make_triangle_test());
   if (!parallel(options)) {
     LateValue<Test> test;  // made at the first triangle test: a separated pose makes none
@@ -269,12 +275,13 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
       if (!test) test.emplace(make_triangle_test());
       return (*test)(tf, ts);
     };
-    return traverse(first, second, options, pair_test, triangle_test);
+    return traverse(first, second, options, pair_test, triangle_test, leaf_inner_test);
   }
   auto start_tasks = [&] {
     if constexpr (!std::is_null_pointer_v<BeforeTasks>) before_tasks();
   };
-  return detail::traverse_parallel(first, second, options, options.threads, pair_test, make_triangle_test, start_tasks);
+  return detail::traverse_parallel(first, second, options, options.threads, pair_test, make_triangle_test, start_tasks,
+                                   leaf_inner_test);
 }
 
 // The query of a pose whose root pair roots_clear_on_first_axis settles: the traversal (the
@@ -286,8 +293,10 @@ QueryResult separated_on_first_axis(const DopTree& first, const DopTree& second,
 }
 
 // The float query: the fast path of the reference.
+// leaf_plane: the leaf-plane axis (TraversalOptions::leaf_planes), or null for none.
 QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes& axes, const LazyPlacement& placed,
-                          const TraversalOptions& options, const TriangleTest& custom) {
+                          const TraversalOptions& options, const TriangleTest& custom,
+                          const detail::LeafPlaneTest* leaf_plane = nullptr) {
   const int half = first.k() / 2;
   const int n = axes_per_pair(options, first.k());
   const Mesh& mf = first.mesh();
@@ -336,6 +345,10 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
     if (one_by_one == n) return PairVerdict{false, n};
     return axes.test_nodes(nf, ns);
   };
+  if (leaf_plane != nullptr) {
+    auto leaf_inner_test = [leaf_plane](std::int32_t nf, std::int32_t ns) { return leaf_plane->separates(nf, ns); };
+    return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes, leaf_inner_test);
+  }
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }
 
@@ -861,7 +874,9 @@ QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pos
       return separated_on_first_axis(first, second, options);
     LazyAxes axes(first.orientations(), M, pose.translation);
     LazyPlacement placed(second.mesh(), M, pose.translation);
-    return collide_float(first, second, axes, placed, options, TriangleTest{});
+    if (!options.leaf_planes) return collide_float(first, second, axes, placed, options, TriangleTest{});
+    const detail::LeafPlaneTest leaf_plane(first, second, M, pose.translation);
+    return collide_float(first, second, axes, placed, options, TriangleTest{}, &leaf_plane);
   }
   if (backend != SatBackend::Fixed) {
     const SatSetup setup = make_sat_setup(first.orientations(), pose);

@@ -30,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "kdopcd/traversal.hpp"
@@ -54,10 +55,11 @@ inline tbb::task_arena& arena_for(int threads) {
   return *arena;
 }
 
-template <class PairTest, class MakeTriangleTest, class BeforeTasks>
+// leaf_inner_test: traverse()'s optional extra axis (called concurrently), or nullptr.
+template <class PairTest, class MakeTriangleTest, class BeforeTasks, class LeafInnerTest = std::nullptr_t>
 QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const TraversalOptions& options,
                               int threads, PairTest&& pair_test, MakeTriangleTest&& make_triangle_test,
-                              BeforeTasks&& before_tasks) {
+                              BeforeTasks&& before_tasks, const LeafInnerTest& leaf_inner_test = nullptr) {
   struct NodePair {
     std::int32_t first, second;
   };
@@ -86,6 +88,12 @@ QueryResult traverse_parallel(const DopTree& first, const DopTree& second, const
       if ((*local.triangle_test)(f.triangle, s.triangle))
         local.contacts.push_back({std::uint32_t(f.triangle), std::uint32_t(s.triangle)});
       return false;
+    }
+    if constexpr (!std::is_null_pointer_v<LeafInnerTest>) {
+      if (f.is_leaf() != s.is_leaf() && leaf_inner_test(pair.first, pair.second)) {
+        ++local.stats.axis_tests;
+        return false;
+      }
     }
     const bool split_first = split_first_node(f.is_leaf(), s.is_leaf(), f.depth, s.depth, options.rule,
                                               larger ? first.size(std::size_t(pair.first)) : 0.0,

@@ -13,6 +13,12 @@ DescentRule parse_descent_rule(const std::string& name) {
   throw InputError(fmt::format("unknown descent rule '{}' (expected shallower, first or second)", name));
 }
 
+DescentRule parse_query_descent_rule(const std::string& name) {
+  if (name == "larger") return DescentRule::Larger;
+  if (name == "shallower" || name == "first" || name == "second") return parse_descent_rule(name);
+  throw InputError(fmt::format("unknown descent rule '{}' (expected larger, shallower, first or second)", name));
+}
+
 const char* to_string(DescentRule rule) {
   switch (rule) {
     case DescentRule::Shallower: return "shallower";

@@ -29,12 +29,14 @@ struct CollideArgs {
   std::string first, second, poses_file, pose_text, pairs_path, json_path;
   int k = 24;
   int axes = 0;
-  std::string rule = "shallower";
+  std::string rule;   // empty: the default of the query (default_rule)
+  std::string build;  // empty: the default of the query (default_build)
   std::string backend = "float";
   std::string bits = "18,18,18";
   std::string tri_bits = "24,24";
   std::string device = "reference";
   bool check = false;
+  bool no_leaf_planes = false;
 };
 
 
@@ -138,12 +140,30 @@ FixedCheck check_fixed_difference(const DopTree& first_tree, const DopTree& seco
   return c;
 }
 
+// The software query (float or exact SAT on the reference) defaults to its fastest exact
+// configuration, the SAH tree and the larger-node rule (TraversalOptions, DopTree); the fixed
+// backend and the device paths reproduce the accelerator and the GPU, and default to their tree
+// and rule (kHardwareTreeBuild, kHardwareDescentRule), the only rules the hardware implements.
+bool hardware_defaults(SatBackend backend, bool on_device) { return on_device || backend == SatBackend::Fixed; }
+
 void run_collide(const CollideArgs& args, bool bits_given, bool tri_bits_given) {
   check_outputs({{"--pairs", args.pairs_path}, {"--json", args.json_path}}, {args.first, args.second, args.poses_file});
+  const SatBackend backend = parse_sat_backend(args.backend);
+  const bool hardware = hardware_defaults(backend, args.device != "reference");
   TraversalOptions options;
   options.axes = args.axes;
-  options.rule = parse_descent_rule(args.rule);
-  const SatBackend backend = parse_sat_backend(args.backend);
+  if (!args.rule.empty())  // the device paths implement the hardware's rules only
+    options.rule = args.device != "reference" ? parse_descent_rule(args.rule) : parse_query_descent_rule(args.rule);
+  else if (hardware)
+    options.rule = kHardwareDescentRule;
+  // The leaf-plane axis belongs to the float backend of the reference; elsewhere it would be ignored.
+  if (args.no_leaf_planes && (backend != SatBackend::Float || args.device != "reference"))
+    throw InputError("--no-leaf-planes: the leaf-plane axis is the reference's float backend's (got --backend " +
+                     std::string(to_string(backend)) + ", --device " + args.device + ")");
+  options.leaf_planes = !args.no_leaf_planes;
+  const TreeBuild build = !args.build.empty() ? parse_tree_build(args.build)
+                          : hardware          ? kHardwareTreeBuild
+                                              : TreeBuild::Sah;
   // The fixed-point widths belong to the fixed backend; the others would ignore them.
   if (backend != SatBackend::Fixed && (bits_given || tri_bits_given))
     throw InputError(fmt::format("{} sets the fixed-point arithmetic: it needs --backend fixed (got --backend {})",
@@ -168,13 +188,14 @@ void run_collide(const CollideArgs& args, bool bits_given, bool tri_bits_given) 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
   const auto t_build = std::chrono::steady_clock::now();
-  const DopTree first_tree(first, args.k);
-  const DopTree second_tree(second, args.k);
+  const DopTree first_tree(first, args.k, build);
+  const DopTree second_tree(second, args.k, build);
   const double build_seconds = seconds_since(t_build);
   fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
-  fmt::print("k = {}, axes per pair = {}, rule = {}, backend = {}{}, tree build {:.3f} ms (once)\n", args.k,
-             args.axes <= 0 ? args.k : std::min(args.axes, args.k), to_string(options.rule), to_string(backend),
+  fmt::print("k = {}, axes per pair = {}, rule = {}, build = {}, backend = {}{}, tree build {:.3f} ms (once)\n", args.k,
+             args.axes <= 0 ? args.k : std::min(args.axes, args.k), to_string(options.rule), to_string(build),
+             to_string(backend),
              backend == SatBackend::Fixed
                  ? fmt::format(" (b,c,z = {},{},{}; triangle unit v,m = {},{})", fixed.b, fixed.c, fixed.z, tri.v, tri.m)
                  : "",
@@ -197,7 +218,8 @@ void run_collide(const CollideArgs& args, bool bits_given, bool tri_bits_given) 
   JsonReportWriter json(args.json_path,
                         {{"first", args.first}, {"second", args.second}, {"device", args.device}, {"k", args.k},
                          {"axes", args.axes <= 0 ? args.k : std::min(args.axes, args.k)},
-                         {"rule", to_string(options.rule)}, {"backend", to_string(backend)},
+                         {"rule", to_string(options.rule)}, {"build", to_string(build)},
+                         {"backend", to_string(backend)},
                          {"bits", {fixed.b, fixed.c, fixed.z}}, {"tri_bits", {tri.v, tri.m}},
                          {"build_seconds", build_seconds}});
   print_table_header();
@@ -263,7 +285,15 @@ void add_collide_command(CLI::App& app) {
   cmd->add_option("--k", args->k, "k of the k-DOPs")->check(k_values())->capture_default_str();
   cmd->add_option("--axes", args->axes, "axes n tested per DOP pair (0 = all k; more than k means k)")
       ->check(CLI::Range(0, 26));
-  cmd->add_option("--rule", args->rule, "descent rule: shallower, first, second")->capture_default_str();
+  cmd->add_option("--rule", args->rule,
+                  "descent rule: larger, shallower, first, second (default: larger; with --backend fixed or "
+                  "--device host|cuda shallower, the hardware's; the devices take no larger)");
+  cmd->add_option("--build", args->build,
+                  "tree build: sah or median (default: sah; with --backend fixed or --device host|cuda median, "
+                  "the hardware's balanced tree)");
+  cmd->add_flag("--no-leaf-planes", args->no_leaf_planes,
+               "float backend: test the k axes alone, without the leaf-plane axis (as the accelerator and the GPU "
+               "do: their counters, pair for pair)");
   cmd->add_option("--backend", args->backend, "SAT arithmetic: float, fixed, exact")->capture_default_str();
   cmd->add_option("--bits", args->bits, "fixed backend: fractional bits b,c,z (or one n for all three), each 4..44")
       ->capture_default_str();

@@ -22,7 +22,7 @@ struct PackArgs {
 void run_pack(const PackArgs& args) {
   check_outputs({{"--out", args.out}}, {args.mesh});
   const Mesh mesh = load_mesh(args.mesh);
-  const DopTree tree(mesh, args.k);
+  const DopTree tree(mesh, args.k, kHardwareTreeBuild);
   const TreeImage image = make_tree_image(tree, args.params);
   const std::vector<std::uint8_t> bytes = encode(image);
   write_whole_file(args.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));

@@ -63,7 +63,7 @@ const SimEngineInfo& parse_sim_engine(const std::string& word) {
 struct SimArgs {
   std::string first, second, poses_file, pose_text, pairs_path, json_path;
   int k = 24;
-  std::string rule = "shallower";
+  std::string rule = to_string(kHardwareDescentRule);
   std::string bits = "18,18,18";
   bool compare = false;
   std::string engine = "model";
@@ -340,8 +340,8 @@ void run_sim(SimArgs& args, const ArchOptions& arch_options, const EngineOptions
 
   const Mesh first = load_mesh(args.first);
   const Mesh second = load_mesh(args.second);
-  const DopTree first_tree(first, args.k);
-  const DopTree second_tree(second, args.k);
+  const DopTree first_tree(first, args.k, kHardwareTreeBuild);
+  const DopTree second_tree(second, args.k, kHardwareTreeBuild);
   const int n = p.axes <= 0 ? args.k : std::min(p.axes, args.k);
   fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());

@@ -17,7 +17,7 @@ struct VectorsArgs {
   std::string first, second, poses, out;
   int k = 24;
   int axes = 0;
-  std::string rule = "shallower";
+  std::string rule = to_string(kHardwareDescentRule);
   std::string bits = "18,18,18";
   std::string format = "real";
   std::string backend = "fixed";
@@ -34,9 +34,10 @@ void run_vectors(const VectorsArgs& args) {
   TraversalOptions options;
   options.axes = args.axes;
   options.rule = parse_descent_rule(args.rule);
+  options.leaf_planes = false;  // the vectors are the pairs the hardware tests: its k axes alone
   const std::vector<Pose> poses = load_poses(args.poses);
   const Mesh first = load_mesh(args.first), second = load_mesh(args.second);
-  const DopTree first_tree(first, args.k), second_tree(second, args.k);
+  const DopTree first_tree(first, args.k, kHardwareTreeBuild), second_tree(second, args.k, kHardwareTreeBuild);
   OutputFile out(args.out);
   out << fmt::format("# kdop vectors {} {} k={} bits={},{},{} backend={} rule={} axes={} scale={:a}\n", args.first,
                      args.second, args.k, bits.b, bits.c, bits.z, to_string(backend), to_string(options.rule),

@@ -16,7 +16,10 @@ for pair in cow:cow elephant:hand; do
   "$kdop" poses "$a" "$b" --out "$tmp/p.poses" > /dev/null
   check "$pair: kdop poses found the four classes" test -s "$tmp/p.poses"
   for backend in float fixed; do
-    "$kdop" collide "$a" "$b" --poses "$tmp/p.poses" --backend "$backend" --pairs "$tmp/ref.txt" > "$tmp/ref.out"
+    # The reference with the GPU's tree and rule, and (float) the k axes alone, as the device tests them.
+    planes=""; [ "$backend" = float ] && planes="--no-leaf-planes"
+    "$kdop" collide "$a" "$b" --poses "$tmp/p.poses" --backend "$backend" --build median --rule shallower $planes \
+      --pairs "$tmp/ref.txt" > "$tmp/ref.out"
     "$kdop" collide "$a" "$b" --poses "$tmp/p.poses" --backend "$backend" --device host --check \
       --pairs "$tmp/dev.txt" > "$tmp/dev.out"
     rc=$?
@@ -31,6 +34,11 @@ done
 rc=$?
 check "--device host --backend exact: exit 2 (got $rc)" test "$rc" -eq 2
 check "--device host --backend exact: says why" grep -q "float or fixed" "$tmp/err"
+"$kdop" collide "$meshes/cow.off" "$meshes/cow.off" --pose "1 0 0 0 0.1 0 0" --device host --no-leaf-planes \
+  > /dev/null 2> "$tmp/err"
+rc=$?
+check "--device host --no-leaf-planes: exit 2 (got $rc)" test "$rc" -eq 2
+check "--device host --no-leaf-planes: says why" grep -q "reference's float backend" "$tmp/err"
 if ! nvidia-smi > /dev/null 2>&1; then
   "$kdop" collide "$meshes/cow.off" "$meshes/cow.off" --pose "1 0 0 0 0.1 0 0" --device cuda > /dev/null 2> "$tmp/err"
   rc=$?

@@ -81,6 +81,7 @@ TEST(SetupScene, FixedSatEqualsTheReferenceOnEveryAxisAndContact) {
     // same counters; contacts from the triangle unit, which may differ from the exact test's only
     // for triangle pairs closer than the unit's delta.
     TraversalOptions t;
+    t.rule = o.rule;  // the engine's rule (collide()'s own default is the software's)
     const QueryResult fixed = collide(first, second, relative, t, SatBackend::Fixed, o.fixed);
     EXPECT_EQ(fixed.stats.pair_tests, ref.stats.pair_tests);
     EXPECT_EQ(fixed.stats.axis_tests, ref.stats.axis_tests);

@@ -46,8 +46,8 @@ const Scene& scene(int i) {
     s->name = std::string(pairs[i][0]) + "/" + pairs[i][1];
     s->first_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + pairs[i][0] + ".off");
     s->second_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + pairs[i][1] + ".off");
-    s->first = std::make_unique<DopTree>(s->first_mesh, 24);
-    s->second = std::make_unique<DopTree>(s->second_mesh, 24);
+    s->first = std::make_unique<DopTree>(s->first_mesh, 24, kHardwareTreeBuild);
+    s->second = std::make_unique<DopTree>(s->second_mesh, 24, kHardwareTreeBuild);
     s->poses = make_pose_classes(*s->first, *s->second,
                                  Eigen::Quaterniond(Eigen::AngleAxisd(angles[i], Vec3(0.3, 1, 0.2).normalized())),
                                  Vec3(1, 0.5, 0.25));
@@ -74,11 +74,11 @@ struct Backend {
 std::vector<Backend> backends() {
   std::vector<Backend> b;
   b.push_back({"ref_float", [](const Scene& s, const Pose& p) {
-                 const QueryResult r = collide(*s.first, *s.second, p, {}, SatBackend::Float);
+                 const QueryResult r = collide(*s.first, *s.second, p, kHardwareTraversal, SatBackend::Float);
                  return Outcome{r.contacts, r.stats.pair_tests, false};
                }, ""});
   b.push_back({"ref_exact", [](const Scene& s, const Pose& p) {
-                 const QueryResult r = collide(*s.first, *s.second, p, {}, SatBackend::Exact);
+                 const QueryResult r = collide(*s.first, *s.second, p, kHardwareTraversal, SatBackend::Exact);
                  return Outcome{r.contacts, r.stats.pair_tests, false};
                }, ""});
 #if KDOPCD_WITH_MODEL
@@ -145,7 +145,7 @@ TEST_P(Differential, ContactsEqualTheFixedReference) {
   const Scene& sc = scene(std::get<1>(GetParam()));
   for (const ClassifiedPose& cp : sc.poses) {
     SCOPED_TRACE(std::string(b.name) + " on " + sc.name + " " + to_string(cp.kind));
-    const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed);
+    const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, kHardwareTraversal, SatBackend::Fixed);
     const Outcome o = b.run(sc, cp.pose);
     EXPECT_TRUE(o.started) << "the top did not start the query";
     EXPECT_EQ(o.contacts, ref.contacts);

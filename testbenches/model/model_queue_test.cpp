@@ -33,8 +33,8 @@ const Scene& cow_scene() {
     auto sc = std::make_unique<Scene>();
     sc->a = load_mesh(std::string(KDOPCD_MESH_DIR) + "/cow.off");
     sc->b = load_mesh(std::string(KDOPCD_MESH_DIR) + "/cow.off");
-    sc->first = std::make_unique<DopTree>(sc->a, 24);
-    sc->second = std::make_unique<DopTree>(sc->b, 24);
+    sc->first = std::make_unique<DopTree>(sc->a, 24, kHardwareTreeBuild);
+    sc->second = std::make_unique<DopTree>(sc->b, 24, kHardwareTreeBuild);
     sc->poses = make_pose_classes(*sc->first, *sc->second,
                                   Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Vec3(0.2, 1, 0.4).normalized())),
                                   Vec3(1, 0.4, 0.3));
@@ -136,7 +136,7 @@ TEST(ModelQueue, HostSetupSpacesTheDoorbells) {
 // More contacts than the buffer holds: the completion says so; the contacts counted stay all.
 TEST(ModelQueue, ContactsBeyondTheBufferAreFlagged) {
   const Scene& sc = cow_scene();
-  const QueryResult ref = collide(*sc.first, *sc.second, sc.poses[0].pose, TraversalOptions{}, SatBackend::Fixed);
+  const QueryResult ref = collide(*sc.first, *sc.second, sc.poses[0].pose, kHardwareTraversal, SatBackend::Fixed);
   ASSERT_GT(ref.contacts.size(), 1u);
   model::ModelParams p = queue_params("pcie-gen3x16", 1);
   p.contact_capacity = std::uint32_t(ref.contacts.size() - 1);

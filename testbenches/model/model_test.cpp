@@ -24,7 +24,7 @@ struct Scene {
 const Scene& cow() {
   static Scene* s = [] {
     auto* sc = new Scene{load_mesh(std::string(KDOPCD_MESH_DIR) + "/cow.off"), nullptr, {}};
-    sc->tree = std::make_unique<DopTree>(sc->mesh, 24);
+    sc->tree = std::make_unique<DopTree>(sc->mesh, 24, kHardwareTreeBuild);
     sc->poses = make_pose_classes(*sc->tree, *sc->tree,
                                   Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vec3(0.3, 1, 0.2).normalized())),
                                   Vec3(1, 0.5, 0.25));
@@ -110,7 +110,7 @@ TEST(Model, TinyStackIsAnErrorNotAWrongAnswer) {
   // The next query on the same accelerator runs normally after the error.
   const auto ok = model::simulate(*sc.tree, *sc.tree, sc.poses[0].pose, model::ModelParams{});
   EXPECT_FALSE(ok.stats.stack_overflow);
-  EXPECT_EQ(ok.contacts, collide(*sc.tree, *sc.tree, sc.poses[0].pose, TraversalOptions{}, SatBackend::Fixed).contacts);
+  EXPECT_EQ(ok.contacts, collide(*sc.tree, *sc.tree, sc.poses[0].pose, kHardwareTraversal, SatBackend::Fixed).contacts);
 }
 
 }  // namespace
@@ -201,7 +201,7 @@ namespace {
 // the axis table and T' not at all.
 TEST(Model, FarFromOriginSameAnswersAndCyclesAsAtTheOrigin) {
   const Mesh cow0 = far::snapped_mesh(load_mesh(std::string(KDOPCD_MESH_DIR) + "/cow.off"));
-  const DopTree t0(cow0, 24);
+  const DopTree t0(cow0, 24, kHardwareTreeBuild);
   const auto general = make_pose_classes(
       t0, t0, Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vec3(0.3, 1, 0.2).normalized())), Vec3(1, 0.5, 0.25));
   const auto half_turn = make_pose_classes(t0, t0, Eigen::Quaterniond(0, 1, 0, 0), Vec3(0.2, 1, 0.5));

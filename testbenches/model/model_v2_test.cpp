@@ -38,13 +38,13 @@ const V2Scene& scene(const std::string& a, const std::string& b) {
     s.name = a + "/" + b;
     s.first_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + a + ".off");
     s.second_mesh = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + b + ".off");
-    s.first = std::make_unique<DopTree>(s.first_mesh, 24);
-    s.second = std::make_unique<DopTree>(s.second_mesh, 24);
+    s.first = std::make_unique<DopTree>(s.first_mesh, 24, kHardwareTreeBuild);
+    s.second = std::make_unique<DopTree>(s.second_mesh, 24, kHardwareTreeBuild);
     s.poses = make_pose_classes(*s.first, *s.second,
                                 Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vec3(0.3, 1, 0.2).normalized())),
                                 Vec3(1, 0.5, 0.25));
     for (std::size_t i = 0; i < 4; ++i)
-      s.reference[i] = collide(*s.first, *s.second, s.poses[i].pose, TraversalOptions{}, SatBackend::Fixed);
+      s.reference[i] = collide(*s.first, *s.second, s.poses[i].pose, kHardwareTraversal, SatBackend::Fixed);
   }
   return *slot;
 }

@@ -71,11 +71,12 @@ TEST(CentredFrame, ExactSumRoundsToNearestEven) {
   EXPECT_EQ(d.rounded(), 1.0);
 }
 
-// The centre, the centred coefficients, the tree and the tree image move with the object.
+// The centre, the centred coefficients, the tree and the tree image move with the object (the
+// accelerator's trees, kHardwareTreeBuild, as everywhere in this file: the fixed-point path's).
 TEST(CentredFrame, MovesWithTheObject) {
   REQUIRE_REAL_MESH("cow.off");
   const Mesh origin = far::snapped_mesh(load_mesh(real_mesh_path("cow.off")));
-  const DopTree at_origin(origin, 24);
+  const DopTree at_origin(origin, 24, kHardwareTreeBuild);
   const Vec3 c0 = at_origin.centre();
   const std::vector<double> coeffs0 = centred_coefficients(at_origin);
   const TreeImage image0 = make_tree_image(at_origin, {18, 24, 64, 0});
@@ -86,7 +87,7 @@ TEST(CentredFrame, MovesWithTheObject) {
   for (double d : far::kDistances) {
     SCOPED_TRACE(d);
     const Mesh moved = far::translated_mesh(origin, far::offset(d));
-    const DopTree tree(moved, 24);
+    const DopTree tree(moved, 24, kHardwareTreeBuild);
     EXPECT_EQ(tree.centre(), c0 + far::offset(d));
     EXPECT_EQ(tree.centred_largest_coefficient(), at_origin.centred_largest_coefficient());
     ASSERT_EQ(tree.node_count(), at_origin.node_count());
@@ -119,7 +120,7 @@ TEST(FarFromOrigin, RealMeshesGiveTheSameFixedAnswersAsAtTheOrigin) {
     REQUIRE_REAL_MESH(scene.second);
     const Mesh first0 = far::snapped_mesh(load_mesh(real_mesh_path(scene.first)));
     const Mesh second0 = far::snapped_mesh(load_mesh(real_mesh_path(scene.second)));
-    const DopTree tf0(first0, 24), ts0(second0, 24);
+    const DopTree tf0(first0, 24, kHardwareTreeBuild), ts0(second0, 24, kHardwareTreeBuild);
     // Two families of poses: any rotation (only the first mesh is moved; the pose carries the
     // second one along), and a half turn about x (both meshes moved: T' = T + O - M O is exact).
     struct Case {
@@ -135,23 +136,27 @@ TEST(FarFromOrigin, RealMeshesGiveTheSameFixedAnswersAsAtTheOrigin) {
       cases.push_back({far::snapped_pose(general[std::size_t(c)].pose), false});
       cases.push_back({far::snapped_pose(half_turn[std::size_t(c)].pose), true});
     }
+    // The accelerator's rule: the larger-node rule reads DopTree::size, widths of the file frame's
+    // coefficients, which far from the origin lose their precision (the split, never the contacts).
+    const TraversalOptions& hardware = kHardwareTraversal;
     std::vector<QueryResult> at_origin;
     for (const Case& c : cases)
-      at_origin.push_back(collide(tf0, ts0, c.pose, TraversalOptions{}, SatBackend::Fixed, FixedParams{}));
+      at_origin.push_back(collide(tf0, ts0, c.pose, hardware, SatBackend::Fixed, FixedParams{}));
     EXPECT_GT(at_origin[0].contacts.size(), 0u);
     EXPECT_GT(at_origin[1].contacts.size(), 0u);
     EXPECT_TRUE(fixed_precision(tf0, ts0, FixedParams{}).warnings.empty());
     for (double d : far::kDistances) {
       const Vec3 O = far::offset(d);
       const Mesh first = far::translated_mesh(first0, O), second = far::translated_mesh(second0, O);
-      const DopTree tf(first, 24), ts(second, 24), ts_unmoved(second0, 24);
+      const DopTree tf(first, 24, kHardwareTreeBuild), ts(second, 24, kHardwareTreeBuild),
+          ts_unmoved(second0, 24, kHardwareTreeBuild);
       EXPECT_EQ(scene_scale(tf, ts), scene_scale(tf0, ts0));
       for (std::size_t i = 0; i < cases.size(); ++i) {
         SCOPED_TRACE(::testing::Message() << scene.first << " vs " << scene.second << " moved " << d << " case " << i);
         const auto pose = far::moved_pose(cases[i].pose, O, cases[i].move_second ? O : Vec3::Zero());
         ASSERT_TRUE(pose.has_value());
-        const QueryResult r = collide(tf, cases[i].move_second ? ts : ts_unmoved, *pose, TraversalOptions{},
-                                      SatBackend::Fixed, FixedParams{});
+        const QueryResult r =
+            collide(tf, cases[i].move_second ? ts : ts_unmoved, *pose, hardware, SatBackend::Fixed, FixedParams{});
         expect_same_query(r, at_origin[i]);
         std::printf("%s vs %s moved %-6g case %zu: contacts %3zu (origin %3zu), pair tests %6llu (origin %6llu)\n",
                     scene.first, scene.second, d, i, r.contacts.size(), at_origin[i].contacts.size(),
@@ -189,7 +194,7 @@ TEST(FarFromOrigin, CubeAndIcosahedron) {
   REQUIRE_REAL_MESH("cube.off");
   REQUIRE_REAL_MESH("icosahedron.off");
   const Mesh cube0 = load_mesh(real_mesh_path("cube.off")), ico0 = load_mesh(real_mesh_path("icosahedron.off"));
-  const DopTree tc0(cube0, 24), ti0(ico0, 24);
+  const DopTree tc0(cube0, 24, kHardwareTreeBuild), ti0(ico0, 24, kHardwareTreeBuild);
   Pose pose;
   pose.translation = Vec3(1.5, 0.25, 0.125);
   const QueryResult origin = collide(tc0, ti0, pose, TraversalOptions{}, SatBackend::Fixed);
@@ -202,7 +207,7 @@ TEST(FarFromOrigin, CubeAndIcosahedron) {
     Mesh cube = cube0, ico = ico0;
     for (Vec3& x : cube.vertices) x += O;
     for (Vec3& x : ico.vertices) x += O;
-    const DopTree tc(cube, 24), ti(ico, 24);
+    const DopTree tc(cube, 24, kHardwareTreeBuild), ti(ico, 24, kHardwareTreeBuild);
     EXPECT_TRUE(fixed_precision(tc, ti, FixedParams{}).warnings.empty());
     const QueryResult fixed = collide(tc, ti, pose, TraversalOptions{}, SatBackend::Fixed);
     const QueryResult exact = collide(tc, ti, pose, TraversalOptions{}, SatBackend::Exact);

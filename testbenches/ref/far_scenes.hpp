@@ -97,7 +97,7 @@ void for_each_moved_case(const Mesh& mesh0, const DopTree& t0, const std::vector
   for (double d : kDistances) {
     const Vec3 O = offset(d);
     meshes.push_back(std::make_unique<Mesh>(translated_mesh(mesh0, O)));
-    trees.push_back(std::make_unique<DopTree>(*meshes.back(), t0.k()));
+    trees.push_back(std::make_unique<DopTree>(*meshes.back(), t0.k(), t0.build_rule()));
     const DopTree& moved = *trees.back();
     for (std::size_t i = 0; i < cases.size(); ++i) {
       SCOPED_TRACE(::testing::Message() << "moved " << d << " case " << i);

@@ -21,15 +21,15 @@ struct Scene {
   std::array<ClassifiedPose, 4> poses;
 };
 
-// Meshes a and b of the test mesh directory as 24-DOP trees, and the four pose classes around a
-// rotation by `angle` about a fixed oblique axis.
+// Meshes a and b of the test mesh directory as the accelerator's 24-DOP trees (kHardwareTreeBuild),
+// and the four pose classes around a rotation by `angle` about a fixed oblique axis.
 inline std::unique_ptr<Scene> make_scene(const std::string& a, const std::string& b, double angle) {
   auto s = std::make_unique<Scene>();
   s->name = a + "/" + b;
   s->first_mesh = load_mesh(real_mesh_path(a + ".off"));
   s->second_mesh = load_mesh(real_mesh_path(b + ".off"));
-  s->first = std::make_unique<DopTree>(s->first_mesh, 24);
-  s->second = std::make_unique<DopTree>(s->second_mesh, 24);
+  s->first = std::make_unique<DopTree>(s->first_mesh, 24, kHardwareTreeBuild);
+  s->second = std::make_unique<DopTree>(s->second_mesh, 24, kHardwareTreeBuild);
   s->poses = make_pose_classes(*s->first, *s->second,
                                Eigen::Quaterniond(Eigen::AngleAxisd(angle, Vec3(0.3, 1, 0.2).normalized())),
                                Vec3(1, 0.5, 0.25));

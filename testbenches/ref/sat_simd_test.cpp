@@ -265,6 +265,7 @@ TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
     for (int n : {24, 7}) {
       TraversalOptions options;
       options.axes = n;
+      options.leaf_planes = false;  // the k axes alone, as the plain traversal's pair test
       const SatSetup setup = make_sat_setup(ta.orientations(), cp.pose);
       auto pair_test = [&](int nf, int ns) {
         const double* b = ta.coefficients(std::size_t(nf)).data();

@@ -221,7 +221,7 @@ TEST(RtlSatWide, OwnTripleTableEqualsReference) {
 void run_wide_scene(const std::string& first_name, const std::string& second_name, double angle) {
   const Mesh ma = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + first_name + ".off");
   const Mesh mb = load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + second_name + ".off");
-  const DopTree first(ma, kK), second(mb, kK);
+  const DopTree first(ma, kK, kHardwareTreeBuild), second(mb, kK, kHardwareTreeBuild);
   const double s = scene_scale(first, second);
   const QuantizedTree qf(first, s, kB), qs(second, s, kB);
   struct Job {
@@ -235,7 +235,7 @@ void run_wide_scene(const std::string& first_name, const std::string& second_nam
   for (const ClassifiedPose& cp : poses) {
     tables.push_back(quantize_setup(make_sat_setup(first.orientations(), cp.pose), s, kFixed));
     const std::size_t t = tables.size() - 1;
-    traverse(first, second, TraversalOptions{},
+    traverse(first, second, kHardwareTraversal,
              [&](std::int32_t f, std::int32_t n) {
                jobs.push_back({t, f, n});
                for (int l = 0; l < kK; ++l)

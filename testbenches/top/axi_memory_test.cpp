@@ -366,7 +366,7 @@ TEST(QueryDriver, RunsAQueryOnAStandInTop) {
   h.reset();
   const kdopcd::Mesh m1 = kdopcd::make_sphere(1.0, 1);
   const kdopcd::Mesh m2 = kdopcd::make_box(kdopcd::Vec3(0.5, 0.7, 0.9));
-  const kdopcd::DopTree t1(m1, 24), t2(m2, 24);
+  const kdopcd::DopTree t1(m1, 24, kdopcd::kHardwareTreeBuild), t2(m2, 24, kdopcd::kHardwareTreeBuild);
   kdopcd::Pose pose;
   pose.translation = kdopcd::Vec3(0.3, 0.1, -0.2);
   RtlQueryParams p;

@@ -99,7 +99,7 @@ TEST(Contract, PaperSatLatencyIsThePipelinesFormula) {
 
 TEST(Contract, TreeImageLinkWordIsTheContractsLink) {
   const kdopcd::Mesh mesh = kdopcd::make_sphere(1.0, 2);  // the tree refers to it
-  const kdopcd::DopTree tree(mesh, 24);
+  const kdopcd::DopTree tree(mesh, 24, kdopcd::kHardwareTreeBuild);
   const kdopcd::TreeImage image = kdopcd::make_tree_image(tree, kdopcd::ImageParams{18, 24, 64, 2.0});
   const std::vector<std::uint8_t> bytes = kdopcd::encode(image);
   int leaves = 0, inner = 0;

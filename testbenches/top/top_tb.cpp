@@ -39,8 +39,8 @@ struct Scene {
 Scene make_scene(const std::string& a, const std::string& b, double angle) {
   Scene s{a + "/" + b, load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + a + ".off"),
           load_mesh(std::string(KDOPCD_MESH_DIR) + "/" + b + ".off"), nullptr, nullptr, {}};
-  s.first = std::make_unique<DopTree>(s.first_mesh, 24);
-  s.second = std::make_unique<DopTree>(s.second_mesh, 24);
+  s.first = std::make_unique<DopTree>(s.first_mesh, 24, kHardwareTreeBuild);
+  s.second = std::make_unique<DopTree>(s.second_mesh, 24, kHardwareTreeBuild);
   s.poses = make_pose_classes(*s.first, *s.second,
                               Eigen::Quaterniond(Eigen::AngleAxisd(angle, Vec3(0.3, 1, 0.2).normalized())),
                               Vec3(1, 0.5, 0.25));
@@ -189,8 +189,8 @@ TEST(Top, TinyStackRaisesOverflowThenRecovers) {
   // The next query with the full stack is normal.
   const rtl::TopResult good = rtl::simulate_top(*sc.first, *sc.second, pose, rtl::TopParams{});
   EXPECT_FALSE(good.stack_overflow);
-  TraversalOptions o;
-  EXPECT_EQ(good.contacts, collide(*sc.first, *sc.second, pose, o, SatBackend::Fixed, FixedParams{}).contacts);
+  EXPECT_EQ(good.contacts,
+            collide(*sc.first, *sc.second, pose, kHardwareTraversal, SatBackend::Fixed, FixedParams{}).contacts);
 }
 
 // Position-independent fixed point (docs/fixed-point.md §2): the snapped cow (far_scenes.hpp)
@@ -198,7 +198,7 @@ TEST(Top, TinyStackRaisesOverflowThenRecovers) {
 // and the model's.
 TEST(Top, FarFromOriginSameAnswersAndCyclesAsAtTheOrigin) {
   const Mesh cow0 = far::snapped_mesh(load_mesh(std::string(KDOPCD_MESH_DIR) + "/cow.off"));
-  const DopTree t0(cow0, 24);
+  const DopTree t0(cow0, 24, kHardwareTreeBuild);
   const auto general = make_pose_classes(
       t0, t0, Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vec3(0.3, 1, 0.2).normalized())), Vec3(1, 0.5, 0.25));
   const auto half_turn = make_pose_classes(t0, t0, Eigen::Quaterniond(0, 1, 0, 0), Vec3(0.2, 1, 0.5));

@@ -102,7 +102,7 @@ TEST_P(TopV2Scenes, RandomStallsChangeNoContact) {
   tp.seed = 7 + std::uint64_t(GetParam());
   for (const ClassifiedPose& cp : sc.poses) {
     SCOPED_TRACE(sc.name + " " + to_string(cp.kind));
-    const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed);
+    const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, kHardwareTraversal, SatBackend::Fixed);
     const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, cp.pose, tp);
     EXPECT_EQ(r.contacts, ref.contacts);
     EXPECT_EQ(r.counter(Cnt::kPairTests), ref.stats.pair_tests);
@@ -155,7 +155,7 @@ TEST(TopV2, RandomRotationsCycleExact) {
     pose.rotation = Eigen::Quaterniond(normal(rng), normal(rng), normal(rng), normal(rng)).normalized();
     pose.translation = translation;
     SCOPED_TRACE("rotation " + std::to_string(i));
-    const QueryResult ref = collide(*sc.first, *sc.second, pose, {}, SatBackend::Fixed, mp.fixed);
+    const QueryResult ref = collide(*sc.first, *sc.second, pose, kHardwareTraversal, SatBackend::Fixed, mp.fixed);
     const model::ModelResult m = model::simulate(*sc.first, *sc.second, pose, mp);
     const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, pose, top_params(mp));
     ASSERT_TRUE(r.started);
@@ -204,7 +204,7 @@ TEST(TopV2, PendingOverflowIsReportedCycleExact) {
   // The next query on the same top is whole again.
   const rtl::V2TopResult again = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, top_params(model::v2_params()));
   EXPECT_FALSE(again.overflow);
-  EXPECT_EQ(again.contacts, collide(*sc.first, *sc.second, hit.pose, {}, SatBackend::Fixed).contacts);
+  EXPECT_EQ(again.contacts, collide(*sc.first, *sc.second, hit.pose, kHardwareTraversal, SatBackend::Fixed).contacts);
 }
 
 // A tree with more node records than the RAM holds (2^NODE_AW): LOAD refuses it, the engine
@@ -213,7 +213,7 @@ TEST(TopV2, TreeTooLargeForTheRamIsAnInputError) {
   const int sub = 7;  // an icosphere of 20 * 4^7 = 327 680 triangles: 655 359 nodes > 2^18
   static_assert(c2::kNodeAw == 18, "pick a larger sphere when the node RAM grows");
   const Mesh big = make_sphere(1.0, sub);
-  const DopTree big_tree(big, 24);
+  const DopTree big_tree(big, 24, kHardwareTreeBuild);
   ASSERT_GT(big_tree.nodes().size(), std::size_t(1) << c2::kNodeAw);
   const Scene& sc = scene(0);
   EXPECT_THROW(rtl::simulate_v2_top(big_tree, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, top_params(model::v2_params())),
@@ -221,7 +221,9 @@ TEST(TopV2, TreeTooLargeForTheRamIsAnInputError) {
   // Afterwards the scene loads again and answers correctly.
   const rtl::V2TopResult r = rtl::simulate_v2_top(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, top_params(model::v2_params()));
   EXPECT_TRUE(r.loaded_now);
-  EXPECT_EQ(r.contacts, collide(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, {}, SatBackend::Fixed).contacts);
+  EXPECT_EQ(r.contacts, collide(*sc.first, *sc.second, pose_of(sc, PoseClass::Intersecting).pose, kHardwareTraversal,
+                                SatBackend::Fixed)
+                            .contacts);
 }
 
 // A read of the LOAD answered SLVERR or DECERR (the memory model's fault injection), at the first
@@ -234,7 +236,7 @@ TEST(TopV2, BusErrorDuringLoadIsReported) {
   const Scene& sc = scene(1);  // the smallest load of the three scenes
   const ClassifiedPose& hit = pose_of(sc, PoseClass::Intersecting);
   const model::ModelParams mp = model::v2_params();
-  const QueryResult ref = collide(*sc.first, *sc.second, hit.pose, {}, SatBackend::Fixed, mp.fixed);
+  const QueryResult ref = collide(*sc.first, *sc.second, hit.pose, kHardwareTraversal, SatBackend::Fixed, mp.fixed);
   const model::ModelResult m = model::simulate(*sc.first, *sc.second, hit.pose, mp);
   const rtl::V2TopParams good = top_params(mp);
   const std::uint64_t load_beats = rtl::simulate_v2_top(*sc.first, *sc.second, hit.pose, good).load_beats;
@@ -305,7 +307,7 @@ TEST(TopV2Queue, CycleExactWithTheModel) {
 TEST(TopV2Queue, ContactOverflowAndReadErrorsAreFlagged) {
   const Scene& sc = scene(0);
   const ClassifiedPose& cp = pose_of(sc, PoseClass::Intersecting);
-  const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, {}, SatBackend::Fixed);
+  const QueryResult ref = collide(*sc.first, *sc.second, cp.pose, kHardwareTraversal, SatBackend::Fixed);
   ASSERT_GT(ref.contacts.size(), 10u);
   const model::HostClocks c = model::host_clocks(model::host_interface("pcie-gen3x16"), 250.0);
   const rtl::V2QueueLink link{c.read_latency, c.write_latency, c.beats_per_cycle, c.cycles_per_beat};

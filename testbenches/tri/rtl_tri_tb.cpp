@@ -584,7 +584,7 @@ int run_random(std::uint64_t n, std::uint64_t seed, double bubble) {
 int run_scene(const std::string& mesh_dir, std::uint64_t seed, double bubble) {
   const Mesh first = load_mesh(mesh_dir + "/cow.off");
   const Mesh& second = first;
-  const DopTree first_tree(first, 24), second_tree(second, 24);
+  const DopTree first_tree(first, 24, kHardwareTreeBuild), second_tree(second, 24, kHardwareTreeBuild);
   const double s = std::max(first_tree.largest_coefficient(), second_tree.largest_coefficient());
   const TriangleFixedParams fp{kV, kM};
   const std::vector<FixedVertex> qa = quantize_vertices(first, s, kV);

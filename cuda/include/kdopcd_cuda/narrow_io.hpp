@@ -39,7 +39,7 @@ struct NarrowScene {
 
 struct NarrowQuery {
   int axes_per_pair = 0;
-  DescentRule rule = DescentRule::Shallower;
+  DescentRule rule = kHardwareDescentRule;
   SatKind sat = SatKind::Float;
   FixedParams fixed{};
   TraversalKind traversal = TraversalKind::BinaryStack;

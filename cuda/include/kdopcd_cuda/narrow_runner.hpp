@@ -48,7 +48,7 @@ struct NarrowOptions {
   // kHostSplitPerThread per host thread, kDeviceSplit on the GPU. At most kMaxSplit.
   std::optional<std::uint64_t> split;
   int axes = 0;  // n per DOP pair, 0 = all k
-  DescentRule rule = DescentRule::Shallower;
+  DescentRule rule = kHardwareDescentRule;
   SatBackend sat = SatBackend::Float;  // Float or Fixed (Exact is host-reference only)
   FixedParams fixed{};
   int threads = 0;  // host backend and host phases: TBB threads, 0 = all; at most kMaxThreads

@@ -11,7 +11,7 @@ namespace kdopcd::driver {
 // Query driver
 struct RtlQueryParams {
   int axes = 0;  // n (0 = k)
-  DescentRule rule = DescentRule::Shallower;
+  DescentRule rule = kHardwareDescentRule;
   bool continue_axes = false;
   FixedParams fixed{};
   int vertex_bits = 24;

@@ -47,7 +47,7 @@ struct QueryProgram {
   const std::vector<QuantizedAxis>* axes = nullptr;
   int k = kdopcd::contract::v2::kK;
   FixedParams fixed{kdopcd::contract::v2::kB, kdopcd::contract::v2::kC, kdopcd::contract::v2::kZ};
-  DescentRule rule = DescentRule::Shallower;
+  DescentRule rule = kHardwareDescentRule;
   std::uint32_t pending_limit = 0;  // 0 = PENDING_DEPTH
   int vertex_bits = kdopcd::contract::v2::kV, rotation_bits = kdopcd::contract::v2::kM;  // v, m of M', T'
 };

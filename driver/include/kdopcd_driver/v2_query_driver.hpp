@@ -18,7 +18,7 @@ namespace contract = kdopcd::contract::v2;  // contract::queue: the command queu
 namespace reg2 = kdopcd::contract::v2::reg;
 
 struct QueryParams {
-  DescentRule rule = DescentRule::Shallower;
+  DescentRule rule = kHardwareDescentRule;
   FixedParams fixed{};
   int vertex_bits = 24;
   int rotation_bits = 24;

@@ -46,7 +46,7 @@ struct ModelParams {
   Architecture arch = Architecture::Paper;
   // Both architectures.
   int axes = 0;                     // n axes tested per pair (0 = all k)
-  DescentRule rule = DescentRule::Shallower;
+  DescentRule rule = kHardwareDescentRule;
   FixedParams fixed{};              // b, c, z of the SAT
   int vertex_bits = contract::paper::kV;    // v of the tree image / triangle unit
   int rotation_bits = contract::paper::kM;  // m of the triangle unit

@@ -73,9 +73,9 @@ class DerivedCache {
   std::vector<Entry> entries_;
 };
 
-// How the tree is split. Median is the default and the one the accelerator's tree image, the
-// model and the RTL assume (their counters are compared against it); the others are options of
-// the software reference.
+// How the tree is split. Sah is the software query's default (with DescentRule::Larger the
+// fastest exact configuration of collide(), docs/benchmarks-fcl.md); the accelerator paths and
+// the GPU build with kHardwareTreeBuild.
 enum class TreeBuild {
   Median,  // the split rule above: balanced, depth <= ceil(log2(triangles))
   // Binned surface-area heuristic on DOP widths: of 16 bins of centroid projections on each of
@@ -86,13 +86,17 @@ enum class TreeBuild {
   // width sum of a DOP in place of a box's surface area).
   Sah,
 };
+// The build of the trees the accelerator paths (tree images, the model, the RTL drivers) and the
+// GPU take: balanced, so that a tree of n triangles is at most ceil(log2 n) deep, what the GPU's
+// binary stack (31 levels a word) and the accelerator's pending set are sized and measured for.
+inline constexpr TreeBuild kHardwareTreeBuild = TreeBuild::Median;
 TreeBuild parse_tree_build(const std::string& name);  // "median" or "sah"; throws InputError
 const char* to_string(TreeBuild build);
 
 class DopTree {
  public:
   // Throws InputError for an empty mesh or unsupported k.
-  DopTree(const Mesh& mesh, int k, TreeBuild build_rule = TreeBuild::Median);
+  DopTree(const Mesh& mesh, int k, TreeBuild build_rule = TreeBuild::Sah);
 
   int k() const { return k_; }
   const OrientationSet& orientations() const { return *set_; }
@@ -145,7 +149,7 @@ class DopTree {
   std::vector<DopNode> nodes_;
   std::vector<double> coeffs_;
   std::vector<Vec3> centroids_;
-  TreeBuild build_ = TreeBuild::Median;
+  TreeBuild build_ = TreeBuild::Sah;
   std::vector<double> triangle_dops_;  // TreeBuild::Sah only, during the build: raw DOP per triangle
   std::vector<double> sizes_;
   int max_depth_ = 0;

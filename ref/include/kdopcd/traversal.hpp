@@ -4,9 +4,11 @@
 // are parameters, so the float, exact and fixed-point backends share this one loop.
 #include <algorithm>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kdopcd/config.hpp"
@@ -16,27 +18,44 @@ namespace kdopcd {
 
 // Which node of an overlapping inner pair is split. Identical in ref, model and RTL.
 enum class DescentRule {
-  Shallower,  // descend the node of smaller depth, ties to the first object (default)
+  Shallower,  // descend the node of smaller depth, ties to the first object
   First,      // descend the first object's node unless it is a leaf
   Second,     // descend the second object's node unless it is a leaf
-  // Descend the node whose DOP is larger (DopTree::size, ties to the first): an option of the
-  // software reference only, for trees of different sizes (the model and the RTL implement the
-  // three rules above). Not accepted by parse_descent_rule, which the model's tools share.
+  // Descend the node whose DOP is larger (DopTree::size, ties to the first): the software
+  // query's default (TraversalOptions). The model and the RTL implement the three rules above.
+  // The sizes are widths of the file frame's coefficients: an object some 10^12 of its sizes from
+  // the origin has them rounded, which changes which node is split (the counters), never the
+  // contacts; the other rules read no coordinates.
   Larger,
 };
-DescentRule parse_descent_rule(const std::string& name);  // throws InputError
+// The accelerator paths' and the GPU's default rule (the RTL implements shallower, first and second).
+inline constexpr DescentRule kHardwareDescentRule = DescentRule::Shallower;
+// The rules the model and the RTL implement (shallower, first, second); throws InputError.
+DescentRule parse_descent_rule(const std::string& name);
+// Every rule of the software query (those and larger); throws InputError.
+DescentRule parse_query_descent_rule(const std::string& name);
 const char* to_string(DescentRule rule);
 
 struct TraversalOptions {
   int axes = 0;                     // n: axes tested per pair, 0 = all k
-  DescentRule rule = DescentRule::Shallower;
+  DescentRule rule = DescentRule::Larger;  // with TreeBuild::Sah the fastest exact configuration
   std::size_t stack_capacity = 0;   // 0 = unbounded; else overflow throws StackOverflowError
   // Threads of one query (collide() only): 1 = the sequential loop below; 0 = every core TBB
   // sees; n > 1 = at most n. The parallel traversal tests the same pairs (so contacts and every
   // counter but max_stack_depth, which becomes the deepest task stack, are those of the
   // sequential one); it needs stack_capacity = 0 and a thread-safe custom triangle test.
   int threads = 1;
+  // Float backend of collide() only: an overlapping pair of a leaf and an inner node much smaller
+  // than the leaf's DOP is also tested on the leaf triangle's plane (one more axis, counted in
+  // axis_tests; conservative, so the contacts are the same either way): a small object's tree
+  // beside a large triangle is separated there at once. The model, the RTL and the GPU test the
+  // k axes alone: a query compared with them counter for counter sets this false.
+  bool leaf_planes = true;
 };
+
+// The options of a query compared counter for counter with the accelerator paths and the GPU:
+// their descent rule, the k axes alone.
+inline constexpr TraversalOptions kHardwareTraversal{.rule = kHardwareDescentRule, .leaf_planes = false};
 
 struct TraversalStats {
   std::uint64_t pair_tests = 0;      // DOP pairs tested
@@ -84,9 +103,13 @@ KDOPCD_HD inline bool split_first_node(bool first_is_leaf, bool second_is_leaf, 
 }
 
 // pair_test(first_node, second_node) -> PairVerdict; triangle_test(first_tri, second_tri) -> bool.
-template <class PairTest, class TriangleTest>
+// leaf_inner_test(first_node, second_node) -> bool, optional: one more separating axis for an
+// overlapping pair of a leaf and an inner node, counted as one more axis test where it separates
+// (collide()'s float backend passes the leaf triangle's plane, TraversalOptions::leaf_planes).
+template <class PairTest, class TriangleTest, class LeafInnerTest = std::nullptr_t>
 QueryResult traverse(const DopTree& first, const DopTree& second, const TraversalOptions& options,
-                     PairTest&& pair_test, TriangleTest&& triangle_test) {
+                     PairTest&& pair_test, TriangleTest&& triangle_test,
+                     const LeafInnerTest& leaf_inner_test = nullptr) {
   struct NodePair {
     std::int32_t first, second;
   };
@@ -114,6 +137,12 @@ QueryResult traverse(const DopTree& first, const DopTree& second, const Traversa
       ++stats.triangle_tests;
       if (triangle_test(f.triangle, s.triangle)) result.contacts.push_back({std::uint32_t(f.triangle), std::uint32_t(s.triangle)});
       return;
+    }
+    if constexpr (!std::is_null_pointer_v<LeafInnerTest>) {
+      if (f.is_leaf() != s.is_leaf() && leaf_inner_test(pair.first, pair.second)) {
+        ++stats.axis_tests;
+        return;
+      }
     }
     const bool split_first = split_first_node(f.is_leaf(), s.is_leaf(), f.depth, s.depth, options.rule,
                                               larger ? first.size(std::size_t(pair.first)) : 0.0,
