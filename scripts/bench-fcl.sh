@@ -106,7 +106,9 @@ are reported, not treated as failures.
 The same per-query numbers are written as CSV and JSON next to this page (the `--csv` and
 `--json` options of `fcl_bench`). The "where our time goes" table times the parts of `collide()` one by one: `make_sat_setup`,
 `place_vertices`, the traversal with the triangle test replaced by recording the leaf pair, and
-the exact triangle tests on the recorded pairs. "traversal, no % (what-if)" is the same traversal
+the exact triangle tests on the recorded pairs; the traversal goes through collide()'s set-up
+overload, which has no pose and so no leaf-plane axis: where that axis separates (a small object
+at a large triangle) the parts add up to more than the query. "traversal, no % (what-if)" is the same traversal
 with a pair test computing the same sums in the same order (same verdicts, checked) but with the
 antiparallel coefficient indices precomputed per axis instead of `(j + k/2) % k` on every axis
 test, as `float_axis_diffs` does today.

@@ -45,11 +45,12 @@ struct TraversalOptions {
   // counter but max_stack_depth, which becomes the deepest task stack, are those of the
   // sequential one); it needs stack_capacity = 0 and a thread-safe custom triangle test.
   int threads = 1;
-  // Float backend of collide() only: an overlapping pair of a leaf and an inner node much smaller
-  // than the leaf's DOP is also tested on the leaf triangle's plane (one more axis, counted in
-  // axis_tests; conservative, so the contacts are the same either way): a small object's tree
-  // beside a large triangle is separated there at once. The model, the RTL and the GPU test the
-  // k axes alone: a query compared with them counter for counter sets this false.
+  // Float backend of collide() from a pose only (the set-up overload has no pose): an overlapping
+  // pair of a leaf and an inner node much smaller than the leaf's DOP is also tested on the leaf
+  // triangle's plane (one more axis, counted in axis_tests; conservative, so the contacts are the
+  // same either way): a small object's tree beside a large triangle is separated there at once.
+  // The model, the RTL and the GPU test the k axes alone: a query compared with them counter for
+  // counter sets this false (kHardwareTraversal).
   bool leaf_planes = true;
 };
 
