@@ -318,6 +318,9 @@ ignored_options() {
   refused "--backend fixed" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend exact --tri-bits 24
   run 0 "" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend fixed --bits 20 --tri-bits 24
   has cuda && refused "--tri-bits" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend fixed --device host --tri-bits 24
+  refused "--no-leaf-planes" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend fixed --no-leaf-planes
+  refused "--no-leaf-planes" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend exact --no-leaf-planes
+  run 0 "" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --no-leaf-planes
   refused "--backend belongs to --scene" verify-bound --samples 10 --backend float
   refused "--limit belongs to --scene" verify-bound --samples 10 --limit 5
   refused "--seed" verify-bound --samples 0 --vectors "$tmp/one.vec" --seed 3
