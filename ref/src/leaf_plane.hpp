@@ -39,7 +39,8 @@ class LeafPlaneTest {
   // M, T: the second object's placement in the first object's frame (the query's pose), kept by
   // reference (they outlive the query).
   LeafPlaneTest(const DopTree& first, const DopTree& second, const Mat3& M, const Vec3& T)
-      : first_(&first), second_(&second), M_(&M), T_(&T), half_(std::size_t(first.k() / 2)) {}
+      : first_(&first), second_(&second), M_(&M), T_(&T), translation_l1_(T.cwiseAbs().sum()),
+        half_(std::size_t(first.k() / 2)) {}
 
   // Whether the plane of the leaf's triangle separates the pair (nf, ns), of which exactly one
   // node is a leaf (traverse()'s leaf_inner_test), if the leaf is at least kLeafToInnerSize times
@@ -79,7 +80,7 @@ class LeafPlaneTest {
     const double ta = n.dot(a), tb = n.dot(b), tc = n.dot(c);
     const double n_l1 = n.cwiseAbs().sum();
     const double largest = std::max({a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff(), c.cwiseAbs().maxCoeff()});
-    return {n, std::min({ta, tb, tc}), std::max({ta, tb, tc}), n_l1, n_l1 * (largest + T_->cwiseAbs().sum())};
+    return {n, std::min({ta, tb, tc}), std::max({ta, tb, tc}), n_l1, n_l1 * (largest + translation_l1_)};
   }
 
   // The plane's triangle against the box of coefficients `box`, projected on box_n plus offset.
@@ -99,6 +100,7 @@ class LeafPlaneTest {
   const DopTree* second_;
   const Mat3* M_;
   const Vec3* T_;
+  double translation_l1_;  // |T|_1, a term of every plane's margin
   std::size_t half_;
 };
 
