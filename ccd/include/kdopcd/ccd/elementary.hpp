@@ -1,0 +1,106 @@
+#pragma once
+// The elementary continuous tests: the first time in [0, 1] at which a moving vertex touches a
+// moving triangle, or a moving edge touches a moving edge, every point moving linearly from its
+// start to its end position. docs/ccd.md, "Elementary tests", has the method and the guarantee:
+//
+//   The time axis [0, 1] is cut into dyadic intervals [m 2^-d, (m+1) 2^-d], searched depth first,
+//   earliest first, down to d = kTimeDepth = 52. An interval is dropped when the Bernstein
+//   coefficients of one contact condition (elementary_conditions.hpp) exclude it; the first leaf
+//   interval that is never dropped gives the time m 2^-52 (a double, exact). The coefficients are
+//   first computed in doubles with a rigorous error bound (Ef); where a sign is not certain they
+//   are recomputed exactly (integers). So the answer is the one of exact arithmetic:
+//   - no contact reported => the features never touch in [0, 1];
+//   - time t reported => no contact before t, and on [t, t + 2^-52] the exact Bernstein
+//     enclosures of every condition admit a contact: t <= t* (the exact first contact, when the
+//     features do touch) and the features are within the enclosures' width of touching at t.
+//
+// filtered_first_contact is KDOPCD_HD (Ef only; it answers kNeedsExact where the filter cannot
+// decide); first_contact is the host's, with the exact fallback.
+#include <cstdint>
+
+#include "kdopcd/ccd/elementary_conditions.hpp"
+
+namespace kdopcd::ccd {
+
+inline constexpr int kTimeDepth = 52;
+
+// The four moving points of one test: xyz[i][0] the start, xyz[i][1] the end of point i.
+// Vertex-face: p, a, b, c. Edge-edge: p0, p1, q0, q1.
+struct ElementaryPoints {
+  double xyz[4][2][3];
+};
+
+// The time as a double, or one of these.
+inline constexpr double kNoContact = -1.0;
+inline constexpr double kNeedsExact = -2.0;
+
+// The filter's points on one interval: x(t) = x0 + t (x1 - x0), t = m 2^-d exact.
+KDOPCD_HD inline void ef_points_on(const ElementaryPoints& in, int depth, std::uint64_t m, BVec<Ef, 1>* out) {
+  const double scale = ldexp(1.0, -depth);
+  const Ef lo(double(m) * scale), hi(double(m + 1) * scale);
+  for (int i = 0; i < 4; ++i) {
+    Bern<Ef, 1>* coords[3] = {&out[i].x, &out[i].y, &out[i].z};
+    for (int k = 0; k < 3; ++k) {
+      const Ef x0(in.xyz[i][0][k]), x1(in.xyz[i][1][k]);
+      const Ef dx = x1 - x0;
+      coords[k]->c[0] = x0 + lo * dx;
+      coords[k]->c[1] = x0 + hi * dx;
+    }
+  }
+}
+
+// The depth-first search over the dyadic intervals, earliest first, without a stack: after an
+// interval is dropped (or a leaf is rejected) the next one is the right sibling of the nearest
+// ancestor that is a left child. `verdict(depth, m, leaf)` judges interval m of depth `depth`.
+// Returns the leaf's time, kNoContact, or kNeedsExact when the verdict is Unknown.
+template <class VerdictFn>
+KDOPCD_HD double search_first_leaf(VerdictFn&& verdict) {
+  int depth = 0;
+  std::uint64_t m = 0;
+  for (;;) {
+    const bool leaf = depth == kTimeDepth;
+    const Verdict v = verdict(depth, m, leaf);
+    if (v == Verdict::Unknown) return kNeedsExact;
+    if (v == Verdict::Admitted) {
+      if (leaf) return ldexp(double(m), -kTimeDepth);
+      ++depth;
+      m *= 2;
+      continue;
+    }
+    while (depth > 0 && (m & 1) == 1) {
+      --depth;
+      m >>= 1;
+    }
+    if (depth == 0) return kNoContact;
+    ++m;
+  }
+}
+
+// The filter alone: the time, kNoContact, or kNeedsExact (then the host's first_contact decides).
+// Inputs must be finite with |x| <= 2^200 (else kNeedsExact), so no bound overflows.
+KDOPCD_HD inline double filtered_first_contact(ElementaryKind kind, const ElementaryPoints& in) {
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 3; ++k)
+        if (!(fabs(in.xyz[i][j][k]) <= 0x1p200)) return kNeedsExact;
+  return search_first_leaf([&](int depth, std::uint64_t m, bool leaf) {
+    BVec<Ef, 1> points[4];
+    ef_points_on(in, depth, m, points);
+    return elementary_verdict(kind, points, leaf);
+  });
+}
+
+// Counts of one thread's or one query's elementary tests.
+struct ElementaryStats {
+  std::uint64_t tests = 0;         // calls of first_contact
+  std::uint64_t exact_intervals = 0;  // intervals judged in exact arithmetic (filter undecided)
+};
+
+// The host's test: the filter, and exact integer arithmetic on every interval where the filter
+// cannot decide. Inputs must be finite (std::domain_error otherwise). Thread-safe.
+double first_contact(ElementaryKind kind, const ElementaryPoints& in, ElementaryStats* stats = nullptr);
+
+// The same answer in exact arithmetic on every interval (no filter): the tests' reference.
+double first_contact_exact_only(ElementaryKind kind, const ElementaryPoints& in);
+
+}  // namespace kdopcd::ccd
