@@ -1,0 +1,78 @@
+#pragma once
+// Continuous collision detection between two moving meshes, or of one mesh with itself: the first
+// time of contact t* in [0, 1] and every feature pair (vertex-face, edge-edge) that touches at t*.
+// Every vertex moves linearly from its start to its end position (rigid motion: the two poses
+// applied to each vertex; a deforming mesh: two consecutive frames). docs/ccd.md.
+//
+// ccd_pair / ccd_self: the tandem traversal of two swept-k-DOP trees (swept_tree.hpp), each leaf
+// pair's feature pairs through a swept-box check and the exact elementary test (elementary.hpp).
+// The traversal's front of node pairs is cut into tasks (tbb::parallel_for over the front, as in
+// Kim et al. 2009, HPCCD); the answer does not depend on the number of threads (the contacts are
+// sorted, the time is a minimum).
+// brute_force_pair / brute_force_self: every feature pair tested directly (small meshes only).
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kdopcd/ccd/elementary.hpp"
+#include "kdopcd/ccd/swept_tree.hpp"
+#include "kdopcd/ccd/topology.hpp"
+
+namespace kdopcd::ccd {
+
+// One touching feature pair. Vertex-face: ids = {vertex, triangle, -, -}, the vertex of object
+// `vertex_object` (0 the first, 1 the second) and the triangle of the other. Edge-edge: ids =
+// {a0, a1, b0, b1}, the first object's edge (a0 < a1) and the second's. In self-collision both
+// are the one mesh, vertex_object = 0, and an edge-edge pair lists the smaller edge first.
+struct FeatureContact {
+  ElementaryKind kind = ElementaryKind::VertexFace;
+  std::uint8_t vertex_object = 0;
+  std::uint32_t ids[4] = {0, 0, 0, 0};
+  friend bool operator==(const FeatureContact&, const FeatureContact&) = default;
+  friend auto operator<=>(const FeatureContact& a, const FeatureContact& b) {
+    if (a.kind != b.kind) return a.kind <=> b.kind;
+    if (a.vertex_object != b.vertex_object) return a.vertex_object <=> b.vertex_object;
+    for (int i = 0; i < 4; ++i)
+      if (a.ids[i] != b.ids[i]) return a.ids[i] <=> b.ids[i];
+    return std::strong_ordering::equal;
+  }
+};
+
+struct CcdStats {
+  std::uint64_t node_pairs = 0;        // k-DOP overlap tests
+  std::uint64_t triangle_pairs = 0;    // overlapping leaf pairs
+  std::uint64_t feature_pairs = 0;     // feature pairs whose swept boxes overlap
+  std::uint64_t elementary_tests = 0;  // exact elementary tests run (after the swept-box check)
+  std::uint64_t exact_intervals = 0;   // time intervals the filter left to exact arithmetic
+  CcdStats& operator+=(const CcdStats& o);
+};
+
+struct CcdResult {
+  std::optional<double> time;              // t*, none when nothing touches in [0, 1]
+  std::vector<FeatureContact> contacts;    // the pairs touching at t*, sorted
+  CcdStats stats;
+};
+
+// One moving mesh: its topology and the positions at the two ends (world space).
+struct MovingMesh {
+  const Topology* topology = nullptr;
+  Motion motion;
+};
+
+struct CcdOptions {
+  int threads = 0;  // 0: all (TBB's default); 1: the calling thread only
+};
+
+CcdResult ccd_pair(const MovingMesh& a, const SweptTree& tree_a, const MovingMesh& b, const SweptTree& tree_b,
+                   const CcdOptions& options = {});
+// Self-collision: adjacent features (a vertex of the face; edges that share a vertex) are skipped.
+CcdResult ccd_self(const MovingMesh& mesh, const SweptTree& tree, const CcdOptions& options = {});
+
+CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b);
+CcdResult brute_force_self(const MovingMesh& mesh);
+
+// Throws InputError naming `what` when a position is not finite or the counts differ from the
+// topology's.
+void check_motion(const MovingMesh& mesh, const std::string& what);
+
+}  // namespace kdopcd::ccd

@@ -1,0 +1,75 @@
+#pragma once
+// A bounding-volume hierarchy of swept k-DOPs: each leaf is one triangle, its k-DOP the k-DOP of
+// its three vertices at the start and at the end of the motion (conservative for linear vertex
+// motion: each vertex stays on the segment between its two positions, inside the convex hull).
+// The directions are the reference's orientation set (orientations.hpp, the first k/2 of them);
+// each projection is widened by a bound on its rounding error, so the k-DOP contains the exact
+// swept volume.
+//
+// The topology (which triangles under which node) is built once, by a median split over the
+// triangles' swept-box centres, and refitted bottom-up for every new motion (a deforming mesh's
+// next frame interval). Refitting can loosen a node whose triangles have drifted apart;
+// restructure() rebuilds the subtrees whose volume has grown past a ratio of the volume they had
+// when built (the selective restructuring of Kim et al. 2009, HPCCD). docs/ccd.md.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "kdopcd/ccd/topology.hpp"
+#include "kdopcd/vec.hpp"
+
+namespace kdopcd::ccd {
+
+// Vertex positions at the two ends of one motion interval.
+struct Motion {
+  std::span<const Vec3> start, end;
+};
+
+inline constexpr int kMaxSweptHalf = 13;  // k <= 26
+
+class SweptTree {
+ public:
+  struct Node {
+    std::int32_t left = -1, right = -1;  // children; -1 for a leaf
+    std::uint32_t triangle = 0;          // a leaf's triangle
+    std::uint32_t first = 0, count = 0;  // the node's triangles: order()[first, first + count)
+  };
+
+  SweptTree() = default;
+  // Builds the topology over `motion` and fits it. k in {6, 14, 18, 24, 26}.
+  SweptTree(const Topology& topology, const Motion& motion, int k);
+
+  void refit(const Motion& motion);
+  // Rebuilds every subtree whose refitted volume measure exceeds `ratio` times its measure at
+  // build time (its largest extent over the k/2 directions); returns how many were rebuilt.
+  std::size_t restructure(const Motion& motion, double ratio);
+
+  int half() const { return half_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  // min at [node * 2 * half + i], max at [node * 2 * half + half + i].
+  const double* dop(std::size_t node) const { return &dops_[node * 2 * std::size_t(half_)]; }
+  bool overlap(const SweptTree& other, std::size_t a, std::size_t b) const {
+    const double* x = dop(a);
+    const double* y = other.dop(b);
+    for (int i = 0; i < half_; ++i)
+      if (x[i] > y[half_ + i] || y[i] > x[half_ + i]) return false;
+    return true;
+  }
+  const std::vector<std::uint32_t>& order() const { return order_; }
+
+ private:
+  void build_at(std::int32_t index, std::uint32_t first, std::uint32_t count, const std::vector<Vec3>& centres);
+  void fit_leaf(std::size_t node, const Motion& motion);
+  void fit_inner(std::size_t node);
+  double extent(std::size_t node) const;
+
+  const Topology* topology_ = nullptr;
+  int half_ = 0;
+  std::vector<Vec3> directions_;
+  std::vector<Node> nodes_;
+  std::vector<double> dops_;
+  std::vector<std::uint32_t> order_;
+  std::vector<double> built_extent_;
+};
+
+}  // namespace kdopcd::ccd

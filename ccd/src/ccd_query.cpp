@@ -1,0 +1,337 @@
+#include "kdopcd/ccd/ccd_query.hpp"
+
+#include <fmt/format.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kdopcd/error.hpp"
+
+namespace kdopcd::ccd {
+
+CcdStats& CcdStats::operator+=(const CcdStats& o) {
+  node_pairs += o.node_pairs;
+  triangle_pairs += o.triangle_pairs;
+  feature_pairs += o.feature_pairs;
+  elementary_tests += o.elementary_tests;
+  exact_intervals += o.exact_intervals;
+  return *this;
+}
+
+void check_motion(const MovingMesh& mesh, const std::string& what) {
+  const std::size_t n = mesh.topology->vertex_count;
+  if (mesh.motion.start.size() != n || mesh.motion.end.size() != n)
+    throw InputError(fmt::format("{}: {} and {} positions for {} vertices", what, mesh.motion.start.size(),
+                                 mesh.motion.end.size(), n));
+  for (std::size_t v = 0; v < n; ++v)
+    for (const Vec3* x : {&mesh.motion.start[v], &mesh.motion.end[v]})
+      if (!x->allFinite())
+        throw InputError(fmt::format("{}: vertex {} has a non-finite position at the {} of the motion", what, v,
+                                     x == &mesh.motion.start[v] ? "start" : "end"));
+}
+
+namespace {
+
+// An axis-aligned box of swept points (exact: min and max of the coordinates themselves).
+struct Box {
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity());
+  Vec3 hi = Vec3::Constant(-std::numeric_limits<double>::infinity());
+  void add(const Vec3& x) {
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  }
+  bool overlaps(const Box& o) const { return (lo.array() <= o.hi.array()).all() && (o.lo.array() <= hi.array()).all(); }
+};
+
+Box swept_box(const Motion& m, std::initializer_list<std::uint32_t> vertices) {
+  Box b;
+  for (std::uint32_t v : vertices) {
+    b.add(m.start[v]);
+    b.add(m.end[v]);
+  }
+  return b;
+}
+
+void put(ElementaryPoints& in, int slot, const Motion& m, std::uint32_t v) {
+  for (int k = 0; k < 3; ++k) {
+    in.xyz[slot][0][k] = m.start[v][k];
+    in.xyz[slot][1][k] = m.end[v][k];
+  }
+}
+
+// The earliest time seen so far and the pairs touching then.
+struct Collector {
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<FeatureContact> contacts;
+  CcdStats stats;
+
+  void offer(double t, const FeatureContact& c) {
+    if (t < 0) return;
+    if (t < best) {
+      best = t;
+      contacts.clear();
+    }
+    if (t == best) contacts.push_back(c);
+  }
+};
+
+// The feature tests of one vertex against one triangle, and of one edge against another, after the
+// swept-box check.
+class FeatureTester {
+ public:
+  FeatureTester(const MovingMesh& a, const MovingMesh& b) : a_(a), b_(b) {}
+
+  void vertex_face(Collector& out, const Motion& vm, std::uint32_t v, const Motion& fm, const TriangleIndices& tri,
+                   const FeatureContact& contact) const {
+    if (!swept_box(vm, {v}).overlaps(swept_box(fm, {tri[0], tri[1], tri[2]}))) return;
+    ++out.stats.feature_pairs;
+    ElementaryPoints in;
+    put(in, 0, vm, v);
+    for (int c = 0; c < 3; ++c) put(in, 1 + c, fm, tri[c]);
+    ElementaryStats s;
+    out.offer(first_contact(ElementaryKind::VertexFace, in, &s), contact);
+    out.stats.elementary_tests += s.tests;
+    out.stats.exact_intervals += s.exact_intervals;
+  }
+  void edge_edge(Collector& out, const EdgeIndices& e, const EdgeIndices& f, const FeatureContact& contact) const {
+    const Motion& am = a_.motion;
+    const Motion& bm = b_.motion;
+    if (!swept_box(am, {e[0], e[1]}).overlaps(swept_box(bm, {f[0], f[1]}))) return;
+    ++out.stats.feature_pairs;
+    ElementaryPoints in;
+    put(in, 0, am, e[0]);
+    put(in, 1, am, e[1]);
+    put(in, 2, bm, f[0]);
+    put(in, 3, bm, f[1]);
+    ElementaryStats s;
+    out.offer(first_contact(ElementaryKind::EdgeEdge, in, &s), contact);
+    out.stats.elementary_tests += s.tests;
+    out.stats.exact_intervals += s.exact_intervals;
+  }
+
+ private:
+  const MovingMesh& a_;
+  const MovingMesh& b_;
+};
+
+FeatureContact vf(std::uint8_t object, std::uint32_t v, std::uint32_t tri) {
+  FeatureContact c;
+  c.kind = ElementaryKind::VertexFace;
+  c.vertex_object = object;
+  c.ids[0] = v;
+  c.ids[1] = tri;
+  return c;
+}
+FeatureContact ee(const EdgeIndices& e, const EdgeIndices& f) {
+  FeatureContact c;
+  c.kind = ElementaryKind::EdgeEdge;
+  c.ids[0] = e[0];
+  c.ids[1] = e[1];
+  c.ids[2] = f[0];
+  c.ids[3] = f[1];
+  return c;
+}
+bool holds(const TriangleIndices& tri, std::uint32_t v) { return tri[0] == v || tri[1] == v || tri[2] == v; }
+bool share_vertex(const EdgeIndices& e, const EdgeIndices& f) {
+  return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
+}
+
+// The owned features of triangle ta (of a) against those of tb (of b); `self` when a and b are one
+// mesh (then adjacent features are skipped and pairs are put in canonical order).
+void test_triangle_pair(Collector& out, const FeatureTester& tester, const MovingMesh& a, std::uint32_t ta,
+                        const MovingMesh& b, std::uint32_t tb, bool self) {
+  ++out.stats.triangle_pairs;
+  const Topology& A = *a.topology;
+  const Topology& B = *b.topology;
+  const TriangleIndices& tri_a = A.triangles[ta];
+  const TriangleIndices& tri_b = B.triangles[tb];
+  const std::uint8_t own_a = A.owned[ta], own_b = B.owned[tb];
+  for (int c = 0; c < 3; ++c) {
+    if (own_a & (1u << c) && !(self && holds(tri_b, tri_a[c])))
+      tester.vertex_face(out, a.motion, tri_a[c], b.motion, tri_b, vf(0, tri_a[c], tb));
+    if (own_b & (1u << c) && !(self && holds(tri_a, tri_b[c])))
+      tester.vertex_face(out, b.motion, tri_b[c], a.motion, tri_a, vf(self ? 0 : 1, tri_b[c], ta));
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (!(own_a & (1u << (3 + i)))) continue;
+    const EdgeIndices& e = A.edges[A.triangle_edges[ta][i]];
+    for (int j = 0; j < 3; ++j) {
+      if (!(own_b & (1u << (3 + j)))) continue;
+      const EdgeIndices& f = B.edges[B.triangle_edges[tb][j]];
+      if (self && share_vertex(e, f)) continue;
+      // In self-collision the pair is named smaller edge first; the test is symmetric in the two.
+      tester.edge_edge(out, e, f, self && f < e ? ee(f, e) : ee(e, f));
+    }
+  }
+}
+
+// A unit of the traversal: the pair of nodes (a, b), or in self-collision a == b for "node a
+// against itself".
+struct NodeTask {
+  std::int32_t a, b;
+};
+
+class Traversal {
+ public:
+  Traversal(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self)
+      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), tester_(a, b) {}
+
+  // Expands one task: leaf pairs are tested, inner tasks push their children.
+  template <class Push>
+  void step(const NodeTask& task, Collector& out, Push&& push) const {
+    const auto& na = ta_.nodes()[std::size_t(task.a)];
+    if (self_ && task.a == task.b) {
+      if (na.left < 0) return;
+      push(NodeTask{na.left, na.left});
+      push(NodeTask{na.right, na.right});
+      push(NodeTask{na.left, na.right});
+      return;
+    }
+    ++out.stats.node_pairs;
+    if (!ta_.overlap(tb_, std::size_t(task.a), std::size_t(task.b))) return;
+    const auto& nb = tb_.nodes()[std::size_t(task.b)];
+    if (na.left < 0 && nb.left < 0) {
+      test_triangle_pair(out, tester_, a_, na.triangle, b_, nb.triangle, self_);
+      return;
+    }
+    // Descend the node with more triangles (a leaf never).
+    if (nb.left < 0 || (na.left >= 0 && na.count >= nb.count)) {
+      push(NodeTask{na.left, task.b});
+      push(NodeTask{na.right, task.b});
+    } else {
+      push(NodeTask{task.a, nb.left});
+      push(NodeTask{task.a, nb.right});
+    }
+  }
+
+  void run_depth_first(const NodeTask& root, Collector& out) const {
+    std::vector<NodeTask> stack{root};
+    while (!stack.empty()) {
+      const NodeTask t = stack.back();
+      stack.pop_back();
+      step(t, out, [&](const NodeTask& c) { stack.push_back(c); });
+    }
+  }
+
+ private:
+  const MovingMesh& a_;
+  const MovingMesh& b_;
+  const SweptTree& ta_;
+  const SweptTree& tb_;
+  bool self_;
+  FeatureTester tester_;
+};
+
+// The front of tasks is widened breadth first to about this many tasks before they are handed to
+// TBB: a fixed figure, so that the work (and every counter) is the same for any number of threads.
+constexpr std::size_t kFrontTasks = 1024;
+
+CcdResult finish(std::vector<Collector>& parts) {
+  CcdResult r;
+  double best = std::numeric_limits<double>::infinity();
+  for (const Collector& c : parts) {
+    best = std::min(best, c.best);
+    r.stats += c.stats;
+  }
+  if (best <= 1.0) {
+    r.time = best;
+    for (const Collector& c : parts)
+      if (c.best == best) r.contacts.insert(r.contacts.end(), c.contacts.begin(), c.contacts.end());
+    std::sort(r.contacts.begin(), r.contacts.end());
+    r.contacts.erase(std::unique(r.contacts.begin(), r.contacts.end()), r.contacts.end());
+  }
+  return r;
+}
+
+CcdResult traverse(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self,
+                   const CcdOptions& options) {
+  if (ta.nodes().empty() || tb.nodes().empty()) return {};
+  const Traversal traversal(a, ta, b, tb, self);
+  Collector head;
+  std::vector<NodeTask> front{{0, 0}};
+  while (!front.empty() && front.size() < kFrontTasks) {
+    std::vector<NodeTask> next;
+    for (const NodeTask& t : front) traversal.step(t, head, [&](const NodeTask& c) { next.push_back(c); });
+    front.swap(next);
+  }
+  tbb::enumerable_thread_specific<Collector> locals;
+  auto body = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, front.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+      Collector& local = locals.local();
+      for (std::size_t i = r.begin(); i != r.end(); ++i) traversal.run_depth_first(front[i], local);
+    });
+  };
+  if (options.threads > 0) {
+    tbb::task_arena arena(options.threads);
+    arena.execute(body);
+  } else {
+    body();
+  }
+  std::vector<Collector> parts{std::move(head)};
+  for (Collector& c : locals) parts.push_back(std::move(c));
+  return finish(parts);
+}
+
+}  // namespace
+
+CcdResult ccd_pair(const MovingMesh& a, const SweptTree& tree_a, const MovingMesh& b, const SweptTree& tree_b,
+                   const CcdOptions& options) {
+  return traverse(a, tree_a, b, tree_b, false, options);
+}
+
+CcdResult ccd_self(const MovingMesh& mesh, const SweptTree& tree, const CcdOptions& options) {
+  return traverse(mesh, tree, mesh, tree, true, options);
+}
+
+namespace {
+
+// Only vertices that some triangle holds are features (as in the traversal).
+std::vector<bool> used_vertices(const Topology& T) {
+  std::vector<bool> used(T.vertex_count, false);
+  for (const TriangleIndices& tri : T.triangles)
+    for (std::uint32_t v : tri) used[v] = true;
+  return used;
+}
+
+}  // namespace
+
+CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b) {
+  const FeatureTester tester(a, b);
+  Collector out;
+  const Topology& A = *a.topology;
+  const Topology& B = *b.topology;
+  const std::vector<bool> used_a = used_vertices(A), used_b = used_vertices(B);
+  for (std::uint32_t v = 0; v < A.vertex_count; ++v)
+    for (std::uint32_t t = 0; used_a[v] && t < B.triangles.size(); ++t)
+      tester.vertex_face(out, a.motion, v, b.motion, B.triangles[t], vf(0, v, t));
+  for (std::uint32_t v = 0; v < B.vertex_count; ++v)
+    for (std::uint32_t t = 0; used_b[v] && t < A.triangles.size(); ++t)
+      tester.vertex_face(out, b.motion, v, a.motion, A.triangles[t], vf(1, v, t));
+  for (const EdgeIndices& e : A.edges)
+    for (const EdgeIndices& f : B.edges) tester.edge_edge(out, e, f, ee(e, f));
+  std::vector<Collector> parts{std::move(out)};
+  return finish(parts);
+}
+
+CcdResult brute_force_self(const MovingMesh& mesh) {
+  const FeatureTester tester(mesh, mesh);
+  Collector out;
+  const Topology& T = *mesh.topology;
+  const std::vector<bool> used = used_vertices(T);
+  for (std::uint32_t v = 0; v < T.vertex_count; ++v) {
+    if (!used[v]) continue;
+    for (std::uint32_t t = 0; t < T.triangles.size(); ++t)
+      if (!holds(T.triangles[t], v)) tester.vertex_face(out, mesh.motion, v, mesh.motion, T.triangles[t], vf(0, v, t));
+  }
+  for (std::size_t i = 0; i < T.edges.size(); ++i)
+    for (std::size_t j = i + 1; j < T.edges.size(); ++j)
+      if (!share_vertex(T.edges[i], T.edges[j])) tester.edge_edge(out, T.edges[i], T.edges[j], ee(T.edges[i], T.edges[j]));
+  std::vector<Collector> parts{std::move(out)};
+  return finish(parts);
+}
+
+}  // namespace kdopcd::ccd

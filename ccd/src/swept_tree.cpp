@@ -1,0 +1,165 @@
+#include "kdopcd/ccd/swept_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kdopcd/error.hpp"
+#include "kdopcd/orientations.hpp"
+
+namespace kdopcd::ccd {
+namespace {
+
+// |fl(d.x) - d.x| <= 3u sum |d_i x_i| (three products, two sums; u = 2^-53): widened by twice that
+// and by the smallest normal double, so the stored bounds contain the exact projection.
+constexpr double kProjectionSlack = 6.0 * 0x1p-53;
+constexpr double kAbsoluteSlack = 0x1p-1022;
+
+}  // namespace
+
+SweptTree::SweptTree(const Topology& topology, const Motion& motion, int k) : topology_(&topology) {
+  const OrientationSet& set = orientation_set(k);  // InputError for an unsupported k
+  half_ = set.half();
+  for (int i = 0; i < half_; ++i) directions_.push_back(set.direction(i));
+  const std::size_t n = topology.triangles.size();
+  if (n == 0) return;
+  order_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) order_[i] = i;
+  nodes_.resize(2 * n - 1);
+  dops_.assign(nodes_.size() * 2 * std::size_t(half_), 0.0);
+  built_extent_.assign(nodes_.size(), 0.0);
+  std::vector<Vec3> centres(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec3 c = Vec3::Zero();
+    for (std::uint32_t v : topology.triangles[i]) c += motion.start[v] + motion.end[v];
+    centres[i] = c / 6.0;
+  }
+  build_at(0, 0, std::uint32_t(n), centres);
+  refit(motion);
+  for (std::size_t i = 0; i < nodes_.size(); ++i) built_extent_[i] = extent(i);
+}
+
+void SweptTree::build_at(std::int32_t index, std::uint32_t first, std::uint32_t count, const std::vector<Vec3>& centres) {
+  struct Frame {
+    std::uint32_t first, count;
+    std::int32_t index;
+  };
+  // Pre-order placement: a subtree of c triangles occupies 2c - 1 consecutive nodes, so restructure
+  // can rebuild it in place.
+  std::vector<Frame> stack{{first, count, index}};
+  while (!stack.empty()) {
+    const Frame f = stack.back();
+    stack.pop_back();
+    Node& node = nodes_[std::size_t(f.index)];
+    node.first = f.first;
+    node.count = f.count;
+    if (f.count == 1) {
+      node.triangle = order_[f.first];
+      continue;
+    }
+    // Median split along the centres' widest axis.
+    Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+    for (std::uint32_t i = f.first; i < f.first + f.count; ++i) {
+      lo = lo.cwiseMin(centres[order_[i]]);
+      hi = hi.cwiseMax(centres[order_[i]]);
+    }
+    int axis = 0;
+    (hi - lo).maxCoeff(&axis);
+    const std::uint32_t half_count = f.count / 2;
+    std::nth_element(order_.begin() + f.first, order_.begin() + f.first + half_count, order_.begin() + f.first + f.count,
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       return centres[a][axis] < centres[b][axis] || (centres[a][axis] == centres[b][axis] && a < b);
+                     });
+    node.left = f.index + 1;
+    node.right = f.index + 1 + std::int32_t(2 * half_count - 1);
+    stack.push_back({f.first + half_count, f.count - half_count, node.right});
+    stack.push_back({f.first, half_count, node.left});
+  }
+}
+
+void SweptTree::fit_leaf(std::size_t node, const Motion& motion) {
+  double* d = &dops_[node * 2 * std::size_t(half_)];
+  const TriangleIndices& tri = topology_->triangles[nodes_[node].triangle];
+  for (int i = 0; i < half_; ++i) {
+    const Vec3& dir = directions_[std::size_t(i)];
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::uint32_t v : tri)
+      for (const Vec3* x : {&motion.start[v], &motion.end[v]}) {
+        const double p = dir.dot(*x);
+        const double slack = kProjectionSlack * (std::fabs(dir.x() * x->x()) + std::fabs(dir.y() * x->y()) +
+                                                 std::fabs(dir.z() * x->z())) +
+                             kAbsoluteSlack;
+        lo = std::min(lo, p - slack);
+        hi = std::max(hi, p + slack);
+      }
+    d[i] = lo;
+    d[half_ + i] = hi;
+  }
+}
+
+void SweptTree::fit_inner(std::size_t node) {
+  double* d = &dops_[node * 2 * std::size_t(half_)];
+  const double* l = dop(std::size_t(nodes_[node].left));
+  const double* r = dop(std::size_t(nodes_[node].right));
+  for (int i = 0; i < half_; ++i) {
+    d[i] = std::min(l[i], r[i]);
+    d[half_ + i] = std::max(l[half_ + i], r[half_ + i]);
+  }
+}
+
+void SweptTree::refit(const Motion& motion) {
+  if (motion.start.size() != topology_->vertex_count || motion.end.size() != topology_->vertex_count)
+    throw InputError("ccd: a motion's vertex count differs from the tree's mesh");
+  // Children follow their parent in pre-order: a reverse sweep fits every child before its parent.
+  for (std::size_t i = nodes_.size(); i-- > 0;)
+    if (nodes_[i].left < 0)
+      fit_leaf(i, motion);
+    else
+      fit_inner(i);
+}
+
+double SweptTree::extent(std::size_t node) const {
+  const double* d = dop(node);
+  double e = 0;
+  for (int i = 0; i < half_; ++i) e = std::max(e, d[half_ + i] - d[i]);
+  return e;
+}
+
+std::size_t SweptTree::restructure(const Motion& motion, double ratio) {
+  std::size_t rebuilt = 0;
+  std::vector<std::size_t> stack{0};
+  if (nodes_.empty()) return 0;
+  std::vector<Vec3> centres;
+  while (!stack.empty()) {
+    const std::size_t i = stack.back();
+    stack.pop_back();
+    if (nodes_[i].left < 0) continue;
+    if (extent(i) > ratio * built_extent_[i]) {
+      // Rebuild this subtree in place with a median split over the current centres.
+      if (centres.empty()) {
+        centres.resize(topology_->triangles.size());
+        for (std::size_t t = 0; t < centres.size(); ++t) {
+          Vec3 c = Vec3::Zero();
+          for (std::uint32_t v : topology_->triangles[t]) c += motion.start[v] + motion.end[v];
+          centres[t] = c / 6.0;
+        }
+      }
+      build_at(std::int32_t(i), nodes_[i].first, nodes_[i].count, centres);
+      // build() placed the subtree at node i (same triangles, same node range); fit it.
+      for (std::size_t j = i + 2 * nodes_[i].count - 1; j-- > i;)
+        if (nodes_[j].left < 0)
+          fit_leaf(j, motion);
+        else
+          fit_inner(j);
+      for (std::size_t j = i; j < i + 2 * nodes_[i].count - 1; ++j) built_extent_[j] = extent(j);
+      ++rebuilt;
+      continue;
+    }
+    stack.push_back(std::size_t(nodes_[i].left));
+    stack.push_back(std::size_t(nodes_[i].right));
+  }
+  if (rebuilt > 0) refit(motion);
+  return rebuilt;
+}
+
+}  // namespace kdopcd::ccd
