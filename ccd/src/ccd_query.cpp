@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "kdopcd/error.hpp"
+#include "kdopcd/orientations.hpp"
 
 namespace kdopcd::ccd {
 
@@ -36,25 +38,59 @@ void check_motion(const MovingMesh& mesh, const std::string& what) {
 
 namespace {
 
-// An axis-aligned box of swept points (exact: min and max of the coordinates themselves).
-struct Box {
-  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity());
-  Vec3 hi = Vec3::Constant(-std::numeric_limits<double>::infinity());
-  void add(const Vec3& x) {
-    lo = lo.cwiseMin(x);
-    hi = hi.cwiseMax(x);
+// Every vertex's swept k-DOP (its two positions' projections on the k/2 directions, widened by
+// the projections' rounding bound as in SweptTree): a feature pair whose k-DOPs are apart cannot
+// touch, and most pairs of neighbouring triangles' features are culled here (an axis-aligned box
+// keeps, e.g., the fourth corner of a grid cell against the cell's other triangle).
+class VertexDops {
+ public:
+  VertexDops(const Motion& m, int k) {
+    const OrientationSet& set = orientation_set(k);
+    half_ = set.half();
+    values_.resize(m.start.size() * 2 * std::size_t(half_));
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m.start.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t v = r.begin(); v != r.end(); ++v) {
+        double* d = &values_[v * 2 * std::size_t(half_)];
+        for (int i = 0; i < half_; ++i) {
+          const Vec3& dir = set.direction(i);
+          double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+          for (const Vec3* x : {&m.start[v], &m.end[v]}) {
+            const double p = dir.dot(*x);
+            const double slack = 6.0 * 0x1p-53 * (std::fabs(dir.x() * x->x()) + std::fabs(dir.y() * x->y()) + std::fabs(dir.z() * x->z())) +
+                                 0x1p-1022;
+            lo = std::min(lo, p - slack);
+            hi = std::max(hi, p + slack);
+          }
+          d[i] = lo;
+          d[half_ + i] = hi;
+        }
+      }
+    });
   }
-  bool overlaps(const Box& o) const { return (lo.array() <= o.hi.array()).all() && (o.lo.array() <= hi.array()).all(); }
-};
+  // Whether the hull of `mine`'s k-DOPs and that of `theirs` (in `other`) are apart on a direction.
+  template <std::size_t M, std::size_t N>
+  bool apart(const std::array<std::uint32_t, M>& mine, const VertexDops& other, const std::array<std::uint32_t, N>& theirs) const {
+    for (int i = 0; i < half_; ++i) {
+      double lo_a = std::numeric_limits<double>::infinity(), hi_a = -lo_a, lo_b = lo_a, hi_b = hi_a;
+      for (std::uint32_t v : mine) {
+        const double* d = &values_[std::size_t(v) * 2 * std::size_t(half_)];
+        lo_a = std::min(lo_a, d[i]);
+        hi_a = std::max(hi_a, d[half_ + i]);
+      }
+      for (std::uint32_t v : theirs) {
+        const double* d = &other.values_[std::size_t(v) * 2 * std::size_t(half_)];
+        lo_b = std::min(lo_b, d[i]);
+        hi_b = std::max(hi_b, d[half_ + i]);
+      }
+      if (lo_a > hi_b || lo_b > hi_a) return true;
+    }
+    return false;
+  }
 
-Box swept_box(const Motion& m, std::initializer_list<std::uint32_t> vertices) {
-  Box b;
-  for (std::uint32_t v : vertices) {
-    b.add(m.start[v]);
-    b.add(m.end[v]);
-  }
-  return b;
-}
+ private:
+  int half_ = 0;
+  std::vector<double> values_;
+};
 
 void put(ElementaryPoints& in, int slot, const Motion& m, std::uint32_t v) {
   for (int k = 0; k < 3; ++k) {
@@ -83,11 +119,17 @@ struct Collector {
 // swept-box check.
 class FeatureTester {
  public:
-  FeatureTester(const MovingMesh& a, const MovingMesh& b) : a_(a), b_(b) {}
+  FeatureTester(const MovingMesh& a, const MovingMesh& b, int k)
+      : a_(a), b_(b), dops_a_(a.motion, k), dops_b_(&a == &b ? std::nullopt : std::optional<VertexDops>(std::in_place, b.motion, k)) {}
 
-  void vertex_face(Collector& out, const Motion& vm, std::uint32_t v, const Motion& fm, const TriangleIndices& tri,
+  // `vertex_in_a`: the vertex is a's and the face b's (else the other way round).
+  void vertex_face(Collector& out, bool vertex_in_a, std::uint32_t v, const TriangleIndices& tri,
                    const FeatureContact& contact) const {
-    if (!swept_box(vm, {v}).overlaps(swept_box(fm, {tri[0], tri[1], tri[2]}))) return;
+    const VertexDops& vd = vertex_in_a ? dops_a_ : dops_b();
+    const VertexDops& fd = vertex_in_a ? dops_b() : dops_a_;
+    if (vd.apart(std::array{v}, fd, tri)) return;
+    const Motion& vm = vertex_in_a ? a_.motion : b_.motion;
+    const Motion& fm = vertex_in_a ? b_.motion : a_.motion;
     ++out.stats.feature_pairs;
     ElementaryPoints in;
     put(in, 0, vm, v);
@@ -100,7 +142,7 @@ class FeatureTester {
   void edge_edge(Collector& out, const EdgeIndices& e, const EdgeIndices& f, const FeatureContact& contact) const {
     const Motion& am = a_.motion;
     const Motion& bm = b_.motion;
-    if (!swept_box(am, {e[0], e[1]}).overlaps(swept_box(bm, {f[0], f[1]}))) return;
+    if (dops_a_.apart(e, dops_b(), f)) return;
     ++out.stats.feature_pairs;
     ElementaryPoints in;
     put(in, 0, am, e[0]);
@@ -114,8 +156,11 @@ class FeatureTester {
   }
 
  private:
+  const VertexDops& dops_b() const { return dops_b_ ? *dops_b_ : dops_a_; }
   const MovingMesh& a_;
   const MovingMesh& b_;
+  VertexDops dops_a_;
+  std::optional<VertexDops> dops_b_;  // none in self-collision: a's
 };
 
 FeatureContact vf(std::uint8_t object, std::uint32_t v, std::uint32_t tri) {
@@ -152,9 +197,9 @@ void test_triangle_pair(Collector& out, const FeatureTester& tester, const Movin
   const std::uint8_t own_a = A.owned[ta], own_b = B.owned[tb];
   for (int c = 0; c < 3; ++c) {
     if (own_a & (1u << c) && !(self && holds(tri_b, tri_a[c])))
-      tester.vertex_face(out, a.motion, tri_a[c], b.motion, tri_b, vf(0, tri_a[c], tb));
+      tester.vertex_face(out, true, tri_a[c], tri_b, vf(0, tri_a[c], tb));
     if (own_b & (1u << c) && !(self && holds(tri_a, tri_b[c])))
-      tester.vertex_face(out, b.motion, tri_b[c], a.motion, tri_a, vf(self ? 0 : 1, tri_b[c], ta));
+      tester.vertex_face(out, false, tri_b[c], tri_a, vf(self ? 0 : 1, tri_b[c], ta));
   }
   for (int i = 0; i < 3; ++i) {
     if (!(own_a & (1u << (3 + i)))) continue;
@@ -178,7 +223,7 @@ struct NodeTask {
 class Traversal {
  public:
   Traversal(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self)
-      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), tester_(a, b) {}
+      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), tester_(a, b, ta.k()) {}
 
   // Expands one task: leaf pairs are tested, inner tasks push their children.
   template <class Push>
@@ -289,6 +334,10 @@ CcdResult ccd_self(const MovingMesh& mesh, const SweptTree& tree, const CcdOptio
 
 namespace {
 
+// The feature filter's k in brute force (any k gives the same answer: the filter only skips pairs
+// that cannot touch).
+constexpr int kBruteForceK = 18;
+
 // Only vertices that some triangle holds are features (as in the traversal).
 std::vector<bool> used_vertices(const Topology& T) {
   std::vector<bool> used(T.vertex_count, false);
@@ -300,17 +349,17 @@ std::vector<bool> used_vertices(const Topology& T) {
 }  // namespace
 
 CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b) {
-  const FeatureTester tester(a, b);
+  const FeatureTester tester(a, b, kBruteForceK);
   Collector out;
   const Topology& A = *a.topology;
   const Topology& B = *b.topology;
   const std::vector<bool> used_a = used_vertices(A), used_b = used_vertices(B);
   for (std::uint32_t v = 0; v < A.vertex_count; ++v)
     for (std::uint32_t t = 0; used_a[v] && t < B.triangles.size(); ++t)
-      tester.vertex_face(out, a.motion, v, b.motion, B.triangles[t], vf(0, v, t));
+      tester.vertex_face(out, true, v, B.triangles[t], vf(0, v, t));
   for (std::uint32_t v = 0; v < B.vertex_count; ++v)
     for (std::uint32_t t = 0; used_b[v] && t < A.triangles.size(); ++t)
-      tester.vertex_face(out, b.motion, v, a.motion, A.triangles[t], vf(1, v, t));
+      tester.vertex_face(out, false, v, A.triangles[t], vf(1, v, t));
   for (const EdgeIndices& e : A.edges)
     for (const EdgeIndices& f : B.edges) tester.edge_edge(out, e, f, ee(e, f));
   std::vector<Collector> parts{std::move(out)};
@@ -318,14 +367,14 @@ CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b) {
 }
 
 CcdResult brute_force_self(const MovingMesh& mesh) {
-  const FeatureTester tester(mesh, mesh);
+  const FeatureTester tester(mesh, mesh, kBruteForceK);
   Collector out;
   const Topology& T = *mesh.topology;
   const std::vector<bool> used = used_vertices(T);
   for (std::uint32_t v = 0; v < T.vertex_count; ++v) {
     if (!used[v]) continue;
     for (std::uint32_t t = 0; t < T.triangles.size(); ++t)
-      if (!holds(T.triangles[t], v)) tester.vertex_face(out, mesh.motion, v, mesh.motion, T.triangles[t], vf(0, v, t));
+      if (!holds(T.triangles[t], v)) tester.vertex_face(out, true, v, T.triangles[t], vf(0, v, t));
   }
   for (std::size_t i = 0; i < T.edges.size(); ++i)
     for (std::size_t j = i + 1; j < T.edges.size(); ++j)

@@ -45,6 +45,7 @@ class SweptTree {
   std::size_t restructure(const Motion& motion, double ratio);
 
   int half() const { return half_; }
+  int k() const { return 2 * half_; }
   const std::vector<Node>& nodes() const { return nodes_; }
   // min at [node * 2 * half + i], max at [node * 2 * half + half + i].
   const double* dop(std::size_t node) const { return &dops_[node * 2 * std::size_t(half_)]; }
