@@ -33,10 +33,13 @@ class Design:
     configurations, the mutants and the depths. induction_depth None: bounded proof only."""
 
     def __init__(self, name, files, top, probes, configs, quick, mutants, base_depth, induction_depth,
-                 in_ctest):
+                 in_ctest, mutant_depth=None):
         self.name, self.files, self.top, self.probes, self.in_ctest = name, files, top, probes, in_ctest
         self.configs, self.quick, self.mutants = configs, quick, mutants
         self.base_depth, self.induction_depth = base_depth, induction_depth
+        # a mutant is checked from reset to this depth (default: the base case's); with k-induction
+        # the base case need only reach k, which may be too short for a planted bug to show
+        self.mutant_depth = mutant_depth or base_depth
 
 
 # ---------------------------------------------------------------- 1. the SAT lane
@@ -118,7 +121,46 @@ ENGINE = Design(
     in_ctest=False,  # minutes per run: scripts/formal.sh only
 )
 
-DESIGNS = [SAT_LANE, ENGINE]
+# ---------------------------------------------------------------- 3. the AXI4-Lite register block
+REGS = Design(
+    name="regs",
+    files=[RTL / "common" / "kdopcd_format_pkg.sv", RTL / "common" / "kdopcd_v2_pkg.sv",
+           RTL / "v2" / "kdopcd_v2_regs.sv", FORMAL / "kdopcd_v2_regs_props.sv"],
+    top="kdopcd_v2_regs_props",
+    probes=[("p_query", "u_regs.query_q")] + [(f"p_base{r}", f"u_regs.base_q[{r}]") for r in range(4)],
+    # small: K = 6 (a short axis table), narrow M', T' and a 16-bit address (the bases truncated);
+    # default: the contract's defaults (K = 24, 32-bit addresses, ROT_W 26, TRANS_W 52).
+    configs={
+        "small": dict(K=6, B=2, C=2, Z=2, V=2, M=2, ADDR_W=16),
+        "default": dict(K=24, B=18, C=18, Z=18, V=24, M=24, ADDR_W=32, NODE_AW=18, TRI_AW=17,
+                        PENDING_DEPTH=1024, PAIRS_IN_FLIGHT=16, TRI_II=8, TRI_LAT=23, TRI_QUEUE=128,
+                        CONTACT_QUEUE=64),
+    },
+    quick="small",
+    mutants={
+        # B and R dropped without their READY (the checker's held rules)
+        "bvalid-drops-without-bready": ("stuck", "u_regs.s_axil_bready_i", 1),
+        "rvalid-drops-without-rready": ("stuck", "u_regs.s_axil_rready_i", 1),
+        # W taken without AW
+        "w-taken-alone": ("stuck", "u_regs.s_axil_wready_o", 1),
+        # a write lands one word too low: STATUS writes hit CONTROL, PENDING_LIMIT writes QUERY
+        "write-address-bit": ("stuck", "u_regs.wr_idx [0]", 0),
+        # byte strobe 1 ignored
+        "strobe-ignored": ("stuck", "u_regs.wr_mask [8]", 1),
+        # a read data bit stuck (ID reads 0x4B440600)
+        "read-data-bit": ("stuck", "u_regs.rdata_d [1]", 0),
+        # START accepted while not idle
+        "start-while-busy": ("stuck", "u_regs.idle_i", 1),
+    },
+    # 2-inductive: the base case from reset to depth 3 and the step at 2 prove every depth; the
+    # mutants are run from reset to depth 5 (reset, a write, its response stalled, then dropped)
+    base_depth=3,
+    induction_depth=2,
+    mutant_depth=5,
+    in_ctest=False,  # minutes with its mutants: scripts/formal.sh only
+)
+
+DESIGNS = [SAT_LANE, ENGINE, REGS]
 
 
 def yosys_script(design, params, smt2, mutant=None):
@@ -159,7 +201,7 @@ def check(job):
         return name, "error", t_yosys, f"yosys failed (see {work / 'yosys.log'})"
     # --unroll: z3 4.8 spends minutes on the transition function's nested definitions otherwise.
     smtbmc = ["yosys-smtbmc", "--unroll", "-s", "z3"]
-    depth = design.base_depth
+    depth = design.mutant_depth if mutant else design.base_depth
     rc, t_base = run(smtbmc + ["-t", str(depth), str(smt2)], work / "base.log", timeout)
     if mutant:
         # A mutant must fail; the base case is where a reachable bug shows. Exit status 1 alone
@@ -184,6 +226,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default=str(ROOT / "build" / "formal-rtl"))
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per solver run")
+    parser.add_argument("--only", action="append", help="run only this proof (sat-lane, engine, regs, ...); repeatable")
     args = parser.parse_args()
     for tool in ("yosys", "yosys-smtbmc", "z3"):
         if not shutil.which(tool):
@@ -194,6 +237,8 @@ def main():
     jobs = []
     for d in DESIGNS:
         if args.quick and not d.in_ctest:
+            continue
+        if args.only and d.name not in args.only:
             continue
         configs = {d.quick: d.configs[d.quick]} if args.quick else d.configs
         jobs += [(d, f"{d.name}-{n}", p, None, out, args.timeout) for n, p in configs.items()]
