@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "kdopcd/error.hpp"
 #include "kdopcd/orientations.hpp"
@@ -38,59 +39,30 @@ void check_motion(const MovingMesh& mesh, const std::string& what) {
 
 namespace {
 
-// Every vertex's swept k-DOP (its two positions' projections on the k/2 directions, widened by
-// the projections' rounding bound as in SweptTree): a feature pair whose k-DOPs are apart cannot
-// touch, and most pairs of neighbouring triangles' features are culled here (an axis-aligned box
-// keeps, e.g., the fourth corner of a grid cell against the cell's other triangle).
-class VertexDops {
- public:
-  VertexDops(const Motion& m, int k) {
-    const OrientationSet& set = orientation_set(k);
-    half_ = set.half();
-    values_.resize(m.start.size() * 2 * std::size_t(half_));
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m.start.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t v = r.begin(); v != r.end(); ++v) {
-        double* d = &values_[v * 2 * std::size_t(half_)];
-        for (int i = 0; i < half_; ++i) {
-          const Vec3& dir = set.direction(i);
-          double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-          for (const Vec3* x : {&m.start[v], &m.end[v]}) {
-            const double p = dir.dot(*x);
-            const double slack = 6.0 * 0x1p-53 * (std::fabs(dir.x() * x->x()) + std::fabs(dir.y() * x->y()) + std::fabs(dir.z() * x->z())) +
-                                 0x1p-1022;
-            lo = std::min(lo, p - slack);
-            hi = std::max(hi, p + slack);
-          }
-          d[i] = lo;
-          d[half_ + i] = hi;
-        }
-      }
-    });
-  }
-  // Whether the hull of `mine`'s k-DOPs and that of `theirs` (in `other`) are apart on a direction.
-  template <std::size_t M, std::size_t N>
-  bool apart(const std::array<std::uint32_t, M>& mine, const VertexDops& other, const std::array<std::uint32_t, N>& theirs) const {
-    for (int i = 0; i < half_; ++i) {
-      double lo_a = std::numeric_limits<double>::infinity(), hi_a = -lo_a, lo_b = lo_a, hi_b = hi_a;
-      for (std::uint32_t v : mine) {
-        const double* d = &values_[std::size_t(v) * 2 * std::size_t(half_)];
-        lo_a = std::min(lo_a, d[i]);
-        hi_a = std::max(hi_a, d[half_ + i]);
-      }
-      for (std::uint32_t v : theirs) {
-        const double* d = &other.values_[std::size_t(v) * 2 * std::size_t(half_)];
-        lo_b = std::min(lo_b, d[i]);
-        hi_b = std::max(hi_b, d[half_ + i]);
-      }
-      if (lo_a > hi_b || lo_b > hi_a) return true;
+// Whether the hull of the swept k-DOPs of vertices `mine` (in tree `a`) and that of `theirs` (in
+// tree `b`) are apart on one of the directions. Most pairs of neighbouring triangles' features are
+// culled here (an axis-aligned box keeps, e.g., the fourth corner of a grid cell against the cell's
+// other triangle).
+template <std::size_t M, std::size_t N>
+bool apart(const SweptTree& a, const std::array<std::uint32_t, M>& mine, const SweptTree& b,
+           const std::array<std::uint32_t, N>& theirs) {
+  const int half = a.half();
+  for (int i = 0; i < half; ++i) {
+    double lo_a = std::numeric_limits<double>::infinity(), hi_a = -lo_a, lo_b = lo_a, hi_b = hi_a;
+    for (std::uint32_t v : mine) {
+      const double* d = a.vertex_dop(v);
+      lo_a = std::min(lo_a, d[i]);
+      hi_a = std::max(hi_a, d[half + i]);
     }
-    return false;
+    for (std::uint32_t v : theirs) {
+      const double* d = b.vertex_dop(v);
+      lo_b = std::min(lo_b, d[i]);
+      hi_b = std::max(hi_b, d[half + i]);
+    }
+    if (lo_a > hi_b || lo_b > hi_a) return true;
   }
-
- private:
-  int half_ = 0;
-  std::vector<double> values_;
-};
+  return false;
+}
 
 void put(ElementaryPoints& in, int slot, const Motion& m, std::uint32_t v) {
   for (int k = 0; k < 3; ++k) {
@@ -119,15 +91,14 @@ struct Collector {
 // swept-box check.
 class FeatureTester {
  public:
-  FeatureTester(const MovingMesh& a, const MovingMesh& b, int k)
-      : a_(a), b_(b), dops_a_(a.motion, k), dops_b_(&a == &b ? std::nullopt : std::optional<VertexDops>(std::in_place, b.motion, k)) {}
+  // The trees' vertex k-DOPs must be fitted to a's and b's motions (both of one k).
+  FeatureTester(const MovingMesh& a, const SweptTree& tree_a, const MovingMesh& b, const SweptTree& tree_b)
+      : a_(a), b_(b), tree_a_(tree_a), tree_b_(tree_b) {}
 
   // `vertex_in_a`: the vertex is a's and the face b's (else the other way round).
   void vertex_face(Collector& out, bool vertex_in_a, std::uint32_t v, const TriangleIndices& tri,
                    const FeatureContact& contact) const {
-    const VertexDops& vd = vertex_in_a ? dops_a_ : dops_b();
-    const VertexDops& fd = vertex_in_a ? dops_b() : dops_a_;
-    if (vd.apart(std::array{v}, fd, tri)) return;
+    if (apart(vertex_in_a ? tree_a_ : tree_b_, std::array{v}, vertex_in_a ? tree_b_ : tree_a_, tri)) return;
     const Motion& vm = vertex_in_a ? a_.motion : b_.motion;
     const Motion& fm = vertex_in_a ? b_.motion : a_.motion;
     ++out.stats.feature_pairs;
@@ -142,7 +113,7 @@ class FeatureTester {
   void edge_edge(Collector& out, const EdgeIndices& e, const EdgeIndices& f, const FeatureContact& contact) const {
     const Motion& am = a_.motion;
     const Motion& bm = b_.motion;
-    if (dops_a_.apart(e, dops_b(), f)) return;
+    if (apart(tree_a_, e, tree_b_, f)) return;
     ++out.stats.feature_pairs;
     ElementaryPoints in;
     put(in, 0, am, e[0]);
@@ -156,11 +127,10 @@ class FeatureTester {
   }
 
  private:
-  const VertexDops& dops_b() const { return dops_b_ ? *dops_b_ : dops_a_; }
   const MovingMesh& a_;
   const MovingMesh& b_;
-  VertexDops dops_a_;
-  std::optional<VertexDops> dops_b_;  // none in self-collision: a's
+  const SweptTree& tree_a_;
+  const SweptTree& tree_b_;
 };
 
 FeatureContact vf(std::uint8_t object, std::uint32_t v, std::uint32_t tri) {
@@ -223,7 +193,7 @@ struct NodeTask {
 class Traversal {
  public:
   Traversal(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self)
-      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), tester_(a, b, ta.k()) {}
+      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), tester_(a, ta, b, tb) {}
 
   // Expands one task: leaf pairs are tested, inner tasks push their children.
   template <class Push>
@@ -295,6 +265,7 @@ CcdResult finish(std::vector<Collector>& parts) {
 CcdResult traverse(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self,
                    const CcdOptions& options) {
   if (ta.nodes().empty() || tb.nodes().empty()) return {};
+  if (ta.k() != tb.k()) throw std::invalid_argument("ccd: the two trees have different k");
   const Traversal traversal(a, ta, b, tb, self);
   Collector head;
   std::vector<NodeTask> front{{0, 0}};
@@ -349,7 +320,10 @@ std::vector<bool> used_vertices(const Topology& T) {
 }  // namespace
 
 CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b) {
-  const FeatureTester tester(a, b, kBruteForceK);
+  // Trees only for their vertex k-DOPs: the filter that every feature pair goes through.
+  if (a.topology->triangles.empty() || b.topology->triangles.empty()) return {};
+  const SweptTree tree_a(*a.topology, a.motion, kBruteForceK), tree_b(*b.topology, b.motion, kBruteForceK);
+  const FeatureTester tester(a, tree_a, b, tree_b);
   Collector out;
   const Topology& A = *a.topology;
   const Topology& B = *b.topology;
@@ -367,7 +341,9 @@ CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b) {
 }
 
 CcdResult brute_force_self(const MovingMesh& mesh) {
-  const FeatureTester tester(mesh, mesh, kBruteForceK);
+  if (mesh.topology->triangles.empty()) return {};
+  const SweptTree tree(*mesh.topology, mesh.motion, kBruteForceK);
+  const FeatureTester tester(mesh, tree, mesh, tree);
   Collector out;
   const Topology& T = *mesh.topology;
   const std::vector<bool> used = used_vertices(T);

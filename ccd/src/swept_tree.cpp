@@ -4,6 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "kdopcd/error.hpp"
 #include "kdopcd/orientations.hpp"
 
@@ -77,23 +80,39 @@ void SweptTree::build_at(std::int32_t index, std::uint32_t first, std::uint32_t 
   }
 }
 
-void SweptTree::fit_leaf(std::size_t node, const Motion& motion) {
+void SweptTree::fit_vertices(const Motion& motion) {
+  const std::size_t stride = 2 * std::size_t(half_);
+  vertex_dops_.resize(motion.start.size() * stride);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, motion.start.size(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t v = r.begin(); v != r.end(); ++v) {
+      double* d = &vertex_dops_[v * stride];
+      for (int i = 0; i < half_; ++i) {
+        const Vec3& dir = directions_[std::size_t(i)];
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (const Vec3* x : {&motion.start[v], &motion.end[v]}) {
+          const double p = dir.dot(*x);
+          const double slack =
+              kProjectionSlack * (std::fabs(dir.x() * x->x()) + std::fabs(dir.y() * x->y()) + std::fabs(dir.z() * x->z())) +
+              kAbsoluteSlack;
+          lo = std::min(lo, p - slack);
+          hi = std::max(hi, p + slack);
+        }
+        d[i] = lo;
+        d[half_ + i] = hi;
+      }
+    }
+  });
+}
+
+void SweptTree::fit_leaf(std::size_t node) {
   double* d = &dops_[node * 2 * std::size_t(half_)];
   const TriangleIndices& tri = topology_->triangles[nodes_[node].triangle];
+  const double* a = vertex_dop(tri[0]);
+  const double* b = vertex_dop(tri[1]);
+  const double* c = vertex_dop(tri[2]);
   for (int i = 0; i < half_; ++i) {
-    const Vec3& dir = directions_[std::size_t(i)];
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (std::uint32_t v : tri)
-      for (const Vec3* x : {&motion.start[v], &motion.end[v]}) {
-        const double p = dir.dot(*x);
-        const double slack = kProjectionSlack * (std::fabs(dir.x() * x->x()) + std::fabs(dir.y() * x->y()) +
-                                                 std::fabs(dir.z() * x->z())) +
-                             kAbsoluteSlack;
-        lo = std::min(lo, p - slack);
-        hi = std::max(hi, p + slack);
-      }
-    d[i] = lo;
-    d[half_ + i] = hi;
+    d[i] = std::min({a[i], b[i], c[i]});
+    d[half_ + i] = std::max({a[half_ + i], b[half_ + i], c[half_ + i]});
   }
 }
 
@@ -110,12 +129,14 @@ void SweptTree::fit_inner(std::size_t node) {
 void SweptTree::refit(const Motion& motion) {
   if (motion.start.size() != topology_->vertex_count || motion.end.size() != topology_->vertex_count)
     throw InputError("ccd: a motion's vertex count differs from the tree's mesh");
+  fit_vertices(motion);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nodes_.size(), 8192), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i)
+      if (nodes_[i].left < 0) fit_leaf(i);
+  });
   // Children follow their parent in pre-order: a reverse sweep fits every child before its parent.
   for (std::size_t i = nodes_.size(); i-- > 0;)
-    if (nodes_[i].left < 0)
-      fit_leaf(i, motion);
-    else
-      fit_inner(i);
+    if (nodes_[i].left >= 0) fit_inner(i);
 }
 
 double SweptTree::extent(std::size_t node) const {
@@ -148,7 +169,7 @@ std::size_t SweptTree::restructure(const Motion& motion, double ratio) {
       // build() placed the subtree at node i (same triangles, same node range); fit it.
       for (std::size_t j = i + 2 * nodes_[i].count - 1; j-- > i;)
         if (nodes_[j].left < 0)
-          fit_leaf(j, motion);
+          fit_leaf(j);
         else
           fit_inner(j);
       for (std::size_t j = i; j < i + 2 * nodes_[i].count - 1; ++j) built_extent_[j] = extent(j);

@@ -63,6 +63,7 @@ struct CcdOptions {
   int threads = 0;  // 0: all (TBB's default); 1: the calling thread only
 };
 
+// Each tree must be fitted (built, refitted or restructured) to its mesh's motion, both of one k.
 CcdResult ccd_pair(const MovingMesh& a, const SweptTree& tree_a, const MovingMesh& b, const SweptTree& tree_b,
                    const CcdOptions& options = {});
 // Self-collision: adjacent features (a vertex of the face; edges that share a vertex) are skipped.

@@ -57,10 +57,14 @@ class SweptTree {
     return true;
   }
   const std::vector<std::uint32_t>& order() const { return order_; }
+  // Vertex v's swept k-DOP of the last fit (min at [0, half), max at [half, k)): a leaf's k-DOP
+  // is the hull of its three vertices' ones, and the feature filter of the query uses them too.
+  const double* vertex_dop(std::uint32_t v) const { return &vertex_dops_[std::size_t(v) * 2 * std::size_t(half_)]; }
 
  private:
   void build_at(std::int32_t index, std::uint32_t first, std::uint32_t count, const std::vector<Vec3>& centres);
-  void fit_leaf(std::size_t node, const Motion& motion);
+  void fit_vertices(const Motion& motion);
+  void fit_leaf(std::size_t node);
   void fit_inner(std::size_t node);
   double extent(std::size_t node) const;
 
@@ -71,6 +75,7 @@ class SweptTree {
   std::vector<double> dops_;
   std::vector<std::uint32_t> order_;
   std::vector<double> built_extent_;
+  std::vector<double> vertex_dops_;
 };
 
 }  // namespace kdopcd::ccd
