@@ -77,7 +77,8 @@ SAT_LANE = Design(
     },
     quick="k6-2,2,2-own1",
     # ("param", name, value) sets a wrapper parameter; ("stuck", signal, value) ties one bit of the
-    # flattened RTL to a constant (a one-bit bug).
+    # flattened RTL to a constant (a one-bit bug); an optional fourth element overrides parameters
+    # of the quick configuration for that mutant (and an optional fifth its depth).
     mutants={
         "spec-no-plus-one": ("param", "MUTANT", 1),
         "lane-selection-bit": ("stuck", "u_lane.g_select[1].xj_q [0]", 0),
@@ -115,6 +116,13 @@ ENGINE = Design(
     mutants={
         "hit-not-queued": ("stuck", "u_engine.cq_push", 0),
         "pending-child-past-limit": ("stuck", "u_engine.u_pending.fit_second_keep", 1),
+        # the credits, each in a configuration where it is the binding one (docs/formal.md §3):
+        # with one pair in flight and a pending set of 8, the pending set's room would let the
+        # root's second child issue while the first is in flight;
+        "no-pairs-in-flight-credit": ("stuck", "u_engine.slot_free", 1, dict(PAIRS_IN_FLIGHT=1, RAM_LAT=1), 24),
+        # with a contact queue of 1 and the triangle unit's II 1, the second leaf pair's test
+        # would start while the first's hit is owed.
+        "no-contact-queue-credit": ("stuck", "u_engine.tri_credit", 1, dict(CONTACT_QUEUE=1, RAM_LAT=1), 30),
     },
     base_depth=30,
     induction_depth=None,
@@ -160,7 +168,58 @@ REGS = Design(
     in_ctest=False,  # minutes with its mutants: scripts/formal.sh only
 )
 
-DESIGNS = [SAT_LANE, ENGINE, REGS]
+# ---------------------------------------------------------------- 4. the command queue's front end
+CMDQ = Design(
+    name="cmdq",
+    files=[RTL / "common" / "kdopcd_format_pkg.sv", RTL / "common" / "kdopcd_v2_pkg.sv",
+           RTL / "v2" / "kdopcd_v2_cmdq.sv", FORMAL / "kdopcd_v2_cmdq_props.sv"],
+    top="kdopcd_v2_cmdq_props",
+    probes=[("p_queued", "u_cmdq.queued_q"), ("p_ready", "u_cmdq.ready_q"), ("p_issue", "u_cmdq.issue"),
+            ("p_free_slot", "u_cmdq.free_slot"), ("p_disp_slot", "u_cmdq.disp_slot"),
+            ("p_state0", "u_cmdq.state_q[0]"), ("p_state1", "u_cmdq.state_q[1]")],
+    # two buffers (the probes name two), two engines, K = 6: a descriptor of 5 beats of 512 bits
+    configs={"small": dict(K=6, DMA_W=512, DESC_BUFFERS=2, RING_SLOTS=4, ENGINES=2)},
+    quick="small",
+    mutants={
+        # a dispatch that does not pop the order queue: the same buffer dispatched again
+        "dispatch-not-popped": ("stuck", "u_cmdq.dispatch", 0),
+        # a read requested without a free buffer: a buffer in use overwritten
+        "read-without-free-buffer": ("stuck", "u_cmdq.have_free", 1),
+        # ARVALID dropped without ARREADY
+        "arvalid-drops-without-arready": ("stuck", "u_cmdq.m_axi_arready_i", 1),
+    },
+    base_depth=20,
+    induction_depth=None,
+    in_ctest=False,
+)
+
+# ---------------------------------------------------------------- 5. the command queue's write-back
+WDMA = Design(
+    name="wdma",
+    files=[RTL / "common" / "kdopcd_format_pkg.sv", RTL / "common" / "kdopcd_v2_pkg.sv",
+           RTL / "v2" / "kdopcd_v2_wdma.sv", FORMAL / "kdopcd_v2_wdma_props.sv"],
+    top="kdopcd_v2_wdma_props",
+    probes=[("p_count", "u_wdma.count_q"), ("p_aw_done", "u_wdma.aw_done_q")],
+    # 512-bit beats: 8 contacts a beat, a completion record of 2 beats; a FIFO of 4 beats
+    configs={"small": dict(DMA_W=512, ENGINES=1, DEPTH=4)},
+    quick="small",
+    mutants={
+        # contacts taken (and queries started) without room in the FIFO
+        "no-room-check": ("stuck", "u_wdma.room_o", 1),
+        # WLAST on every beat (the completion record's first beat too)
+        "wlast-always": ("stuck", "u_wdma.m_axi_wlast_o", 1),
+        # the AW counted as taken without AWREADY
+        "awvalid-drops-without-awready": ("stuck", "u_wdma.m_axi_awready_i", 1),
+        # Not a planted bug: the slave may take a burst's first W beat before its AW (AXI4 allows
+        # it); the block then drops that burst's AW (docs/formal.md §5). Fails until fixed.
+        "slave-takes-w-before-aw": ("param", "SLAVE_W_AFTER_AW", 0),
+    },
+    base_depth=16,
+    induction_depth=None,
+    in_ctest=False,
+)
+
+DESIGNS = [SAT_LANE, ENGINE, REGS, CMDQ, WDMA]
 
 
 def yosys_script(design, params, smt2, mutant=None):
@@ -168,6 +227,8 @@ def yosys_script(design, params, smt2, mutant=None):
     params = dict(params)
     if mutant and mutant[0] == "param":
         params[mutant[1]] = mutant[2]
+    if mutant and len(mutant) > 3:
+        params.update(mutant[3])  # the configuration in which the planted bug is the binding one
     for name, value in params.items():
         lines.append(f"chparam -set {name} {value} {design.top}")
     lines += [f"hierarchy -top {design.top}", "proc", "flatten"]
@@ -202,6 +263,8 @@ def check(job):
     # --unroll: z3 4.8 spends minutes on the transition function's nested definitions otherwise.
     smtbmc = ["yosys-smtbmc", "--unroll", "-s", "z3"]
     depth = design.mutant_depth if mutant else design.base_depth
+    if mutant and len(mutant) > 4:
+        depth = mutant[4]
     rc, t_base = run(smtbmc + ["-t", str(depth), str(smt2)], work / "base.log", timeout)
     if mutant:
         # A mutant must fail; the base case is where a reachable bug shows. Exit status 1 alone
