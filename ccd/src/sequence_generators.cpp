@@ -291,11 +291,15 @@ void RigidFall::substep(double dt) {
         const Vec3 normal = distance > 0 ? Vec3(between / distance) : Vec3(0, 1, 0);
         a.position += 0.5 * (reach - distance) * normal;
         b.position -= 0.5 * (reach - distance) * normal;
-        const double closing = (a.velocity - b.velocity).dot(normal);
+        const Vec3 relative = a.velocity - b.velocity;
+        const double closing = relative.dot(normal);
         if (closing < 0) {
           const double impulse = -(1 + kRestitution) * closing / 2;
-          a.velocity += impulse * normal;
-          b.velocity -= impulse * normal;
+          // Friction: a fifth of the sliding velocity goes, so a body landing on another's side
+          // tends to stay on it and the bodies pile up instead of spreading over the floor.
+          const Vec3 sliding = relative - closing * normal;
+          a.velocity += impulse * normal - 0.1 * sliding;
+          b.velocity -= impulse * normal - 0.1 * sliding;
           a.spin *= 0.98;
           b.spin *= 0.98;
         }

@@ -121,7 +121,8 @@ class TwistBend {
 // onto each other. The response is crude on purpose: the ground lifts a body by its lowest vertex
 // and damps its velocity and spin; two bodies collide as spheres about their centroids of
 // `contact_radius` times their bounding radius (pushed apart, normal velocity exchanged with
-// restitution 0.2), so bodies may interpenetrate where their shapes leave their spheres. All
+// restitution 0.2, a fifth of the sliding velocity removed so that they pile up rather than
+// spread), so bodies may interpenetrate where their shapes leave their spheres. All
 // bodies share one frame sequence: the topology is the union of the copies, body after body.
 struct FallOptions {
   int bodies = 8;
@@ -146,9 +147,9 @@ class RigidFall {
  private:
   struct Body {
     std::vector<Vec3> local;  // vertices about the centroid, scaled
-    double radius;            // bounding radius about the centroid
-    Vec3 position, velocity, spin;
-    Eigen::Quaterniond rotation;
+    double radius = 0;        // bounding radius about the centroid
+    Vec3 position = Vec3::Zero(), velocity = Vec3::Zero(), spin = Vec3::Zero();
+    Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();
   };
   void substep(double dt);
   void place();
