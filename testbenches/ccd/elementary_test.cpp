@@ -209,5 +209,14 @@ TEST(Elementary, HugeAndTinyCoordinatesTakeTheExactPath) {
   }
 }
 
+TEST(Elementary, WideExponentSpanTakesTheArbitraryPrecisionPath) {
+  // A corner at 1e-300 beside coordinates near 1: more than 1 000 bits on one common scale, past
+  // the fixed-width integers; the answer is still the all-exact one, and the vertex still falls
+  // through the triangle.
+  const auto in = points({0.2, 0.2, 1, 0.2, 0.2, -1}, still(1e-300, 0, 0), still(1, 0, 0), still(0, 1, 0));
+  const double t = both_paths(ElementaryKind::VertexFace, in);
+  expect_time_near(t, 0.5);
+}
+
 }  // namespace
 }  // namespace kdopcd::ccd

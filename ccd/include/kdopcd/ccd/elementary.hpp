@@ -80,6 +80,30 @@ KDOPCD_HD double search_first_leaf(VerdictFn&& verdict) {
   }
 }
 
+// Stage 0, exact and cheap: the relative motion. A vertex-face contact puts the origin in the hull
+// of x_i(t) - p(t) (x_i the triangle's corners), each linear in t, so in the hull of the six
+// differences at t = 0 and t = 1; an edge-edge contact puts it in the hull of the eight q_j - p_i.
+// If on one axis all those differences have one strict sign, the features never touch. The signs
+// of the rounded differences are the exact ones (rounding is monotonic and keeps 0), so the test is
+// exact. It culls what moves together: neighbouring features of a cloth in free fall, whose swept
+// k-DOPs overlap. True when the features cannot touch.
+KDOPCD_HD inline bool relative_motion_apart(ElementaryKind kind, const ElementaryPoints& in) {
+  const int first_other = kind == ElementaryKind::VertexFace ? 1 : 2;
+  const int own_count = kind == ElementaryKind::VertexFace ? 1 : 2;
+  for (int k = 0; k < 3; ++k) {
+    bool all_positive = true, all_negative = true;
+    for (int j = 0; j < 2; ++j)
+      for (int o = first_other; o < 4; ++o)
+        for (int i = 0; i < own_count; ++i) {
+          const double d = in.xyz[o][j][k] - in.xyz[i][j][k];
+          all_positive &= d > 0.0;
+          all_negative &= d < 0.0;
+        }
+    if (all_positive || all_negative) return true;
+  }
+  return false;
+}
+
 // The filter alone: the time, kNoContact, or kNeedsExact (then the host's first_contact decides).
 // Inputs must be finite with |x| <= 2^200 (else kNeedsExact), so no bound overflows.
 KDOPCD_HD inline double filtered_first_contact(ElementaryKind kind, const ElementaryPoints& in) {
@@ -87,6 +111,7 @@ KDOPCD_HD inline double filtered_first_contact(ElementaryKind kind, const Elemen
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 3; ++k)
         if (!(fabs(in.xyz[i][j][k]) <= 0x1p200)) return kNeedsExact;
+  if (relative_motion_apart(kind, in)) return kNoContact;
   return search_first_leaf([&](int depth, std::uint64_t m, bool leaf) {
     BVec<Ef, 1> points[4];
     ef_points_on(in, depth, m, points);
