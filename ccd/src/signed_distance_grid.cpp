@@ -104,22 +104,45 @@ SignedDistanceGrid::SignedDistanceGrid(const Mesh& mesh, int cells_along_longest
   for (int axis = 0; axis < 3; ++axis) {
     const int u = (axis + 1) % 3, v = (axis + 2) % 3;  // the column's two fixed coordinates
     std::vector<std::vector<double>> hits(std::size_t(n_[u]) * n_[v]);
-    for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-      const Vec3 a = mesh.corner(t, 0), b = mesh.corner(t, 1), c = mesh.corner(t, 2);
+    // The edge function of the edge between vertices i and j at (pu, pv), computed from the lower
+    // index, so the two triangles sharing an edge get exactly opposite values.
+    auto edge = [&](std::uint32_t i, std::uint32_t j, double pu, double pv) {
+      const bool flip = i > j;
+      const Vec3& p = mesh.vertices[flip ? j : i];
+      const Vec3& q = mesh.vertices[flip ? i : j];
+      const double e = (q[u] - p[u]) * (pv - p[v]) - (q[v] - p[v]) * (pu - p[u]);
+      return flip ? -e : e;
+    };
+    // A ray through an edge or a corner counts for exactly one of the triangles around it (those
+    // of one orientation in the projection): an edge on which the ray lies belongs to the
+    // triangle for which, taken counter-clockwise, it runs downwards in v (or leftwards in u
+    // when level) -- the top-left rule of rasterizers.
+    auto owns = [&](const Vec3& from, const Vec3& to) {
+      return to[v] < from[v] || (to[v] == from[v] && to[u] > from[u]);
+    };
+    for (const TriangleIndices& tri : mesh.triangles) {
+      const Vec3 &a = mesh.vertices[tri[0]], &b = mesh.vertices[tri[1]], &c = mesh.vertices[tri[2]];
+      const double area = (b[u] - a[u]) * (c[v] - a[v]) - (b[v] - a[v]) * (c[u] - a[u]);
+      if (area == 0) continue;  // edge-on: the rays pass its neighbours
+      const double orientation = area > 0 ? 1 : -1;
       int ru0, ru1, rv0, rv1;
       cell_range(std::min({a[u], b[u], c[u]}), std::max({a[u], b[u], c[u]}), u, ru0, ru1);
       cell_range(std::min({a[v], b[v], c[v]}), std::max({a[v], b[v], c[v]}), v, rv0, rv1);
+      const Vec3* corners[3] = {&a, &b, &c};
       for (int iv = rv0; iv <= rv1; ++iv)
         for (int iu = ru0; iu <= ru1; ++iu) {
           const double pu = origin_[u] + cell_ * iu, pv = origin_[v] + cell_ * iv;
-          // Edge functions of the projected triangle: strictly one sign means the ray crosses
-          // its interior; a ray through an edge or corner counts for no triangle (one vote lost).
-          const double e0 = (b[u] - a[u]) * (pv - a[v]) - (b[v] - a[v]) * (pu - a[u]);
-          const double e1 = (c[u] - b[u]) * (pv - b[v]) - (c[v] - b[v]) * (pu - b[u]);
-          const double e2 = (a[u] - c[u]) * (pv - c[v]) - (a[v] - c[v]) * (pu - c[u]);
-          if (!((e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0))) continue;
-          const double sum = e0 + e1 + e2;  // barycentric weights: e1 for a, e2 for b, e0 for c
-          hits[std::size_t(iv) * n_[u] + iu].push_back((e1 * a[axis] + e2 * b[axis] + e0 * c[axis]) / sum);
+          const double e[3] = {edge(tri[0], tri[1], pu, pv), edge(tri[1], tri[2], pu, pv), edge(tri[2], tri[0], pu, pv)};
+          bool inside = true;
+          for (int k = 0; k < 3 && inside; ++k) {
+            const double side = orientation * e[k];
+            const Vec3 &from = *corners[k], &to = *corners[(k + 1) % 3];
+            inside = side > 0 || (side == 0 && (orientation > 0 ? owns(from, to) : owns(to, from)));
+          }
+          if (!inside) continue;
+          const double sum = e[0] + e[1] + e[2];  // barycentric weights: e[1] for a, e[2] for b, e[0] for c
+          if (sum == 0) continue;
+          hits[std::size_t(iv) * n_[u] + iu].push_back((e[1] * a[axis] + e[2] * b[axis] + e[0] * c[axis]) / sum);
         }
     }
     tbb::parallel_for(std::size_t(0), hits.size(), [&](std::size_t column) {

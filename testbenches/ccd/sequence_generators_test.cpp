@@ -45,6 +45,48 @@ double mean_height(const std::vector<Vec3>& points) {
   return sum / double(points.size());
 }
 
+// The cloth's collision field against exact answers: the distance to the cow by brute force over
+// its triangles, and the sign inside and outside a cube (known analytically).
+TEST(SequenceGen, SignedDistanceGridMatchesExactDistances) {
+  const Mesh& cow = mesh("cow");
+  const SignedDistanceGrid field(cow, 48);
+  std::uint64_t state = 12345;
+  auto uniform = [&] {  // a fixed sequence in [0, 1)
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return double(state >> 11) * 0x1p-53;
+  };
+  const Vec3 lo = field.origin(), size = field.cell_size() * Vec3(field.points()[0] - 1, field.points()[1] - 1, field.points()[2] - 1);
+  for (int sample = 0; sample < 300; ++sample) {
+    const Vec3 p = lo + size.cwiseProduct(Vec3(uniform(), uniform(), uniform()));
+    double exact = 1e300;
+    for (std::size_t t = 0; t < cow.triangles.size(); ++t)
+      exact = std::min(exact, (p - closest_point_on_triangle(p, cow.corner(t, 0), cow.corner(t, 1), cow.corner(t, 2))).norm());
+    // Trilinear interpolation of a 1-Lipschitz function: within a cell diagonal of the truth.
+    EXPECT_NEAR(std::fabs(field.distance(p)), exact, std::sqrt(3.0) * field.cell_size()) << p.transpose();
+  }
+  Mesh cube;
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 2; ++x) cube.vertices.emplace_back(x - 0.5, y - 0.5, z - 0.5);
+  cube.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                    {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  const SignedDistanceGrid box(cube, 20);
+  for (int sample = 0; sample < 300; ++sample) {
+    // Inside the grid (the cube plus 3 cells of 0.05 on every side).
+    const Vec3 p(uniform() * 1.3 - 0.65, uniform() * 1.3 - 0.65, uniform() * 1.3 - 0.65);
+    const Vec3 outside = (p.cwiseAbs() - Vec3::Constant(0.5)).cwiseMax(Vec3::Zero());
+    const double exact = outside.norm() > 0 ? outside.norm() : (p.cwiseAbs() - Vec3::Constant(0.5)).maxCoeff();
+    if (std::fabs(exact) < box.cell_size()) continue;  // the sign within a cell of the surface is interpolated
+    EXPECT_EQ(box.distance(p) < 0, exact < 0) << p.transpose();
+    EXPECT_NEAR(box.distance(p), exact, std::sqrt(3.0) * box.cell_size()) << p.transpose();
+  }
+  // Outside the grid: a lower bound of the distance, never a contact.
+  EXPECT_GT(box.distance(Vec3(5, 0, 0)), 4);
+  EXPECT_LE(box.distance(Vec3(5, 0, 0)), 4.5);
+  EXPECT_GT(box.distance(Vec3(0.66, 0.66, 0.66)), 0.1);
+  EXPECT_NEAR(box.normal(Vec3(0.52, 0.01, 0.02)).x(), 1, 0.05);  // the gradient points out
+}
+
 TEST(SequenceGen, ClothFallsAndDrapesOverTheObstacle) {
   const Mesh& cow = mesh("cow");
   ClothOptions options;

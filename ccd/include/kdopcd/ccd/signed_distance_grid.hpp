@@ -7,8 +7,10 @@
 //     point holds the distance to a nearby triangle, usually the closest one.
 //   * Sign: ray parity along the three grid axes through each grid point, and the majority of the
 //     three votes (Nooruddin and Turk 2003, "Simplification and repair of polygonal models using
-//     volumetric techniques"), so a small hole or a ray grazing an edge changes one vote, not the
-//     answer. Negative inside.
+//     volumetric techniques"), so a small hole changes one vote, not the answer; a ray through
+//     an edge or a corner counts for exactly one triangle around it (the top-left rule of
+//     rasterizers, on edge functions computed alike for both triangles of an edge). Negative
+//     inside.
 //   * Queries interpolate trilinearly; outside the grid the field is the distance to the grid's
 //     box plus its margin, a lower bound of the distance to the mesh.
 #include <array>
