@@ -106,7 +106,7 @@ class FeatureTester {
     put(in, 0, vm, v);
     for (int c = 0; c < 3; ++c) put(in, 1 + c, fm, tri[c]);
     ElementaryStats s;
-    out.offer(first_contact(ElementaryKind::VertexFace, in, &s), contact);
+    out.offer(first_contact(ElementaryKind::VertexFace, in, &s, out.best), contact);
     out.stats.elementary_tests += s.tests;
     out.stats.exact_intervals += s.exact_intervals;
   }
@@ -121,7 +121,7 @@ class FeatureTester {
     put(in, 2, bm, f[0]);
     put(in, 3, bm, f[1]);
     ElementaryStats s;
-    out.offer(first_contact(ElementaryKind::EdgeEdge, in, &s), contact);
+    out.offer(first_contact(ElementaryKind::EdgeEdge, in, &s, out.best), contact);
     out.stats.elementary_tests += s.tests;
     out.stats.exact_intervals += s.exact_intervals;
   }

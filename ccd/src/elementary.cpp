@@ -137,7 +137,7 @@ class ExactJudge {
 
 }  // namespace
 
-double first_contact(ElementaryKind kind, const ElementaryPoints& in, ElementaryStats* stats) {
+double first_contact(ElementaryKind kind, const ElementaryPoints& in, ElementaryStats* stats, double limit) {
   if (stats) ++stats->tests;
   bool in_filter_range = true;
   for (int i = 0; i < 4; ++i)
@@ -160,7 +160,7 @@ double first_contact(ElementaryKind kind, const ElementaryPoints& in, Elementary
     if (!exact) exact.emplace(in);
     if (stats) ++stats->exact_intervals;
     return (*exact)(kind, depth, m, leaf);
-  });
+  }, limit);
 }
 
 double first_contact_exact_only(ElementaryKind kind, const ElementaryPoints& in) {

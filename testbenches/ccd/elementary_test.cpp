@@ -48,6 +48,14 @@ TEST(Elementary, VertexFallsThroughTriangleAtHalfTime) {
   expect_time_near(both_paths(ElementaryKind::VertexFace, in), 0.5);
 }
 
+TEST(Elementary, TimeLimitSkipsOnlyLaterContacts) {
+  const auto in = points({0.2, 0.2, 1, 0.2, 0.2, -1}, still(0, 0, 0), still(1, 0, 0), still(0, 1, 0));
+  const double t = first_contact(ElementaryKind::VertexFace, in);
+  ASSERT_GE(t, 0.0);
+  EXPECT_EQ(first_contact(ElementaryKind::VertexFace, in, nullptr, t), t);
+  EXPECT_EQ(first_contact(ElementaryKind::VertexFace, in, nullptr, 0.4), kNoContact);
+}
+
 TEST(Elementary, VertexPassesBesideTriangle) {
   const auto in = points({0.8, 0.8, 1, 0.8, 0.8, -1}, still(0, 0, 0), still(1, 0, 0), still(0, 1, 0));
   EXPECT_EQ(both_paths(ElementaryKind::VertexFace, in), kNoContact);

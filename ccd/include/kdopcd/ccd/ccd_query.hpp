@@ -43,7 +43,9 @@ struct CcdStats {
   std::uint64_t triangle_pairs = 0;    // overlapping leaf pairs
   std::uint64_t feature_pairs = 0;     // feature pairs whose swept boxes overlap
   std::uint64_t elementary_tests = 0;  // exact elementary tests run (after the swept-box check)
-  std::uint64_t exact_intervals = 0;   // time intervals the filter left to exact arithmetic
+  // Time intervals the filter left to exact arithmetic. Each thread's search stops at its own
+  // earliest contact so far, so this count (alone) can vary with the number of threads.
+  std::uint64_t exact_intervals = 0;
   CcdStats& operator+=(const CcdStats& o);
 };
 

@@ -57,11 +57,14 @@ KDOPCD_HD inline void ef_points_on(const ElementaryPoints& in, int depth, std::u
 // interval is dropped (or a leaf is rejected) the next one is the right sibling of the nearest
 // ancestor that is a left child. `verdict(depth, m, leaf)` judges interval m of depth `depth`.
 // Returns the leaf's time, kNoContact, or kNeedsExact when the verdict is Unknown.
+// Intervals are met in order of their start; one starting after `limit` ends the search (a caller
+// that already has a contact at `limit` needs no later one; contacts at `limit` itself are found).
 template <class VerdictFn>
-KDOPCD_HD double search_first_leaf(VerdictFn&& verdict) {
+KDOPCD_HD double search_first_leaf(VerdictFn&& verdict, double limit = 2.0) {
   int depth = 0;
   std::uint64_t m = 0;
   for (;;) {
+    if (ldexp(double(m), -depth) > limit) return kNoContact;
     const bool leaf = depth == kTimeDepth;
     const Verdict v = verdict(depth, m, leaf);
     if (v == Verdict::Unknown) return kNeedsExact;
@@ -126,8 +129,10 @@ struct ElementaryStats {
 };
 
 // The host's test: the filter, and exact integer arithmetic on every interval where the filter
-// cannot decide. Inputs must be finite (std::domain_error otherwise). Thread-safe.
-double first_contact(ElementaryKind kind, const ElementaryPoints& in, ElementaryStats* stats = nullptr);
+// cannot decide. Inputs must be finite (std::domain_error otherwise). Thread-safe. With `limit`,
+// a contact later than limit is not looked for (kNoContact); one at or before it is the same.
+double first_contact(ElementaryKind kind, const ElementaryPoints& in, ElementaryStats* stats = nullptr,
+                     double limit = 2.0);
 
 // The same answer in exact arithmetic on every interval (no filter): the tests' reference.
 double first_contact_exact_only(ElementaryKind kind, const ElementaryPoints& in);
