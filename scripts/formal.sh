@@ -8,7 +8,9 @@
 #      then the mutants at four widths per k and three (v, m), each of which must make a proof fail.
 #   2. The RTL (scripts/formal_rtl.py: Yosys, yosys-smtbmc, z3): the SAT lane equals Eq. 22 for
 #      every operand and input sequence (base case and k-induction, four configurations), the v2
-#      engine's control properties (bounded), and their mutants.
+#      engine's control properties (bounded, three configurations), the AXI4-Lite register block
+#      (k-induction, two configurations), the command queue's front end and write-back (bounded),
+#      and their mutants.
 #   3. With --coq, Gappa's Coq certificates of the default widths (k = 24 at 18,18,18; the
 #      triangle unit at 24,24) are checked by coqc (Debian: libcoq-gappa; scripts/install-deps.sh
 #      --coq). (Where z > b+c, Gappa's Coq back-end cannot certify the tighter offset share:
@@ -51,7 +53,7 @@ start=$(date +%s)
   --emit "$out/sat-mutants" | tee "$out/sat-mutants.log" || status=1
 echo "   $(($(date +%s) - start)) s"
 
-echo "== RTL: the SAT lane's equivalence and the engine's control (yosys-smtbmc, z3)"
+echo "== RTL: the SAT lane, the engine, the register block, the command queue (yosys-smtbmc, z3)"
 start=$(date +%s)
 python3 scripts/formal_rtl.py --jobs "$jobs" --out "$out/rtl" | tee "$out/rtl.log" || status=1
 echo "   $(($(date +%s) - start)) s"

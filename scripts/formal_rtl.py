@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Model checking of the RTL with Yosys and yosys-smtbmc (docs/formal.md §2, §3).
+"""Model checking of the RTL with Yosys and yosys-smtbmc (docs/formal.md §2-§5).
 
 1. The SAT lane equals its specification (formal/rtl/kdopcd_sat_lane_equiv.sv) for every operand
    and every input sequence: for each configuration, a bounded proof from reset (the base case)
@@ -7,11 +7,18 @@
 2. The v2 engine's control properties (formal/rtl/kdopcd_v2_engine_props.sv): credits, the
    pending set's overflow flag, contacts neither dropped nor duplicated, the stream's handshake;
    bounded from reset at a stated depth.
+3. The AXI4-Lite register block (formal/rtl/kdopcd_v2_regs_props.sv): the handshake rules, the
+   responses, every read, the read-write registers, CONTROL; by k-induction.
+4. The command queue's front end (formal/rtl/kdopcd_v2_cmdq_props.sv) and write-back
+   (formal/rtl/kdopcd_v2_wdma_props.sv): the DMA port's AXI4 rules, the counters, the order;
+   bounded.
 Then each mutant (a bug planted in a specification or in the RTL) must make its proof fail.
 
-Usage: scripts/formal_rtl.py [--quick] [--jobs N] [--out DIR]
+Usage: scripts/formal_rtl.py [--quick] [--jobs N] [--out DIR] [--only PROOF] [--mutant NAME] [--keep]
   --quick  what ctest runs (formal.sat_lane_equiv): the SAT lane's quick configuration and its
-           mutants; default: every configuration and mutant of both proofs.
+           mutants; default: every configuration and mutant of every proof.
+  --only   only this proof (sat-lane, engine, regs, cmdq, wdma); --config: only this configuration,
+           no mutant; --mutant: only this mutant, no proof.
 Exit status: 0 when every proof passes and every mutant fails, 1 otherwise, 2 on a missing tool.
 """
 import argparse
@@ -111,6 +118,11 @@ ENGINE = Design(
     configs={
         "small": dict(K=6, NODE_AW=3, TRI_AW=3, PENDING_DEPTH=8, PAIRS_IN_FLIGHT=2, RAM_LAT=2,
                       TRI_II=1, TRI_LAT=2, TRI_QUEUE=2, CONTACT_QUEUE=2),
+        # the configurations of the credit mutants below, unmutated: where each credit binds
+        "pif1": dict(K=6, NODE_AW=3, TRI_AW=3, PENDING_DEPTH=8, PAIRS_IN_FLIGHT=1, RAM_LAT=1,
+                     TRI_II=1, TRI_LAT=2, TRI_QUEUE=2, CONTACT_QUEUE=2),
+        "cq1": dict(K=6, NODE_AW=3, TRI_AW=3, PENDING_DEPTH=8, PAIRS_IN_FLIGHT=2, RAM_LAT=1,
+                    TRI_II=1, TRI_LAT=2, TRI_QUEUE=2, CONTACT_QUEUE=1, yosys_memory_map=True),
     },
     quick="small",
     mutants={
@@ -206,8 +218,8 @@ WDMA = Design(
     mutants={
         # contacts taken (and queries started) without room in the FIFO
         "no-room-check": ("stuck", "u_wdma.room_o", 1),
-        # WLAST on every beat (the completion record's first beat too)
-        "wlast-always": ("stuck", "u_wdma.m_axi_wlast_o", 1),
+        # a beat popped without WREADY (a burst's beats lost: WLAST off its count)
+        "w-popped-without-wready": ("stuck", "u_wdma.w_hs", 1),
         # the AW counted as taken without AWREADY
         "awvalid-drops-without-awready": ("stuck", "u_wdma.m_axi_awready_i", 1),
         # Not a planted bug: the slave may take a burst's first W beat before its AW (AXI4 allows
@@ -295,6 +307,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per solver run")
     parser.add_argument("--only", action="append", help="run only this proof (sat-lane, engine, regs, cmdq, wdma); repeatable")
     parser.add_argument("--keep", action="store_true", help="keep the logs of a run that passed")
+    parser.add_argument("--config", action="append", help="run only this configuration (no mutants); repeatable")
     parser.add_argument("--mutant", action="append", help="run only this mutant (and no proof); repeatable")
     args = parser.parse_args()
     for tool in ("yosys", "yosys-smtbmc", "z3"):
@@ -311,9 +324,11 @@ def main():
             continue
         configs = {d.quick: d.configs[d.quick]} if args.quick else d.configs
         if not args.mutant:
-            jobs += [(d, f"{d.name}-{n}", p, None, out, args.timeout) for n, p in configs.items()]
-        jobs += [(d, f"{d.name}-{d.quick}-mutant-{m}", d.configs[d.quick], spec, out, args.timeout)
-                 for m, spec in d.mutants.items() if not args.mutant or m in args.mutant]
+            jobs += [(d, f"{d.name}-{n}", p, None, out, args.timeout) for n, p in configs.items()
+                     if not args.config or n in args.config]
+        if not args.config:
+            jobs += [(d, f"{d.name}-{d.quick}-mutant-{m}", d.configs[d.quick], spec, out, args.timeout)
+                     for m, spec in d.mutants.items() if not args.mutant or m in args.mutant]
     ok = True
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for name, verdict, seconds, detail in pool.map(check, jobs):
