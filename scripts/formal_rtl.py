@@ -15,8 +15,9 @@
 Then each mutant (a bug planted in a specification or in the RTL) must make its proof fail.
 
 Usage: scripts/formal_rtl.py [--quick] [--jobs N] [--out DIR] [--only PROOF] [--mutant NAME] [--keep]
-  --quick  what ctest runs (formal.sat_lane_equiv): the SAT lane's quick configuration and its
-           mutants; default: every configuration and mutant of every proof.
+  --quick  what ctest runs (formal.sat_lane_equiv, formal.loader_axi, each with --only): the quick
+           configurations of the SAT lane and the loader and their mutants; default: every
+           configuration and mutant of every proof.
   --only   only this proof (sat-lane, engine, regs, cmdq, wdma); --config: only this configuration,
            no mutant; --mutant: only this mutant, no proof.
 Exit status: 0 when every proof passes and every mutant fails, 1 otherwise, 2 on a missing tool.
@@ -230,7 +231,35 @@ WDMA = Design(
     in_ctest=False,
 )
 
-DESIGNS = [SAT_LANE, ENGINE, REGS, CMDQ, WDMA]
+# ---------------------------------------------------------------- 6. the loader's AXI4 read port
+LOADER = Design(
+    name="loader",
+    files=[RTL / "v2" / "kdopcd_v2_loader.sv", FORMAL / "kdopcd_v2_loader_props.sv"],
+    top="kdopcd_v2_loader_props",
+    probes=[],
+    # RAMs of 8 records, a node record of 2 beats and a triangle record of 1 (64-bit beats),
+    # bursts of 4 beats at most: a section of up to 16 beats, cut by BURST_MAX and by 4 KiB
+    # (quick: the same to depth 12, what ctest runs: formal.loader_axi)
+    configs={
+        "small": dict(W=64, ADDR_W=32, NODE_AW=3, TRI_AW=3, NODE_BITS=100, TRI_BITS=60, BURST_MAX=4),
+        "quick": dict(W=64, ADDR_W=32, NODE_AW=3, TRI_AW=3, NODE_BITS=100, TRI_BITS=60, BURST_MAX=4,
+                      bmc_depth=12),
+    },
+    quick="quick",
+    mutants={
+        # the 4 KiB cut ignored
+        "no-4k-cut": ("stuck", "u_loader.near_4k", 0),
+        # the BURST_MAX cap ignored where the section is longer
+        "no-burst-cap": ("stuck", "u_loader.bl_lt_max", 1),
+        # ARVALID dropped without ARREADY
+        "arvalid-drops-without-arready": ("stuck", "u_loader.m_axi_arready_i", 1),
+    },
+    base_depth=24,
+    induction_depth=None,
+    in_ctest=True,  # the quick configuration and the mutants: seconds
+)
+
+DESIGNS = [SAT_LANE, ENGINE, REGS, CMDQ, WDMA, LOADER]
 
 
 def yosys_script(design, params, smt2, mutant=None):
