@@ -18,7 +18,7 @@ Usage: scripts/formal_rtl.py [--quick] [--jobs N] [--out DIR] [--only PROOF] [--
   --quick  what ctest runs (formal.sat_lane_equiv, formal.loader_axi, each with --only): the quick
            configurations of the SAT lane and the loader and their mutants; default: every
            configuration and mutant of every proof.
-  --only   only this proof (sat-lane, engine, regs, cmdq, wdma); --config: only this configuration,
+  --only   only this proof (sat-lane, engine, regs, cmdq, wdma, loader); --config: only this one,
            no mutant; --mutant: only this mutant, no proof.
 Exit status: 0 when every proof passes and every mutant fails, 1 otherwise, 2 on a missing tool.
 """
@@ -334,7 +334,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default=str(ROOT / "build" / "formal-rtl"))
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per solver run")
-    parser.add_argument("--only", action="append", help="run only this proof (sat-lane, engine, regs, cmdq, wdma); repeatable")
+    parser.add_argument("--only", action="append", help="run only this proof (sat-lane, engine, regs, cmdq, wdma, loader); repeatable")
     parser.add_argument("--keep", action="store_true", help="keep the logs of a run that passed")
     parser.add_argument("--config", action="append", help="run only this configuration (no mutants); repeatable")
     parser.add_argument("--mutant", action="append", help="run only this mutant (and no proof); repeatable")
