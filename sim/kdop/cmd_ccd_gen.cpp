@@ -1,5 +1,5 @@
 // kdop ccd-gen cloth|twist|fall: benchmark frame sequences for continuous collision detection
-// (issue 38; docs/cli.md, "kdop ccd-gen"; the generators: ccd/include/kdopcd/ccd/sequence_generators.hpp),
+// (docs/cli.md, "kdop ccd-gen"; the generators: ccd/include/kdopcd/ccd/sequence_generators.hpp),
 // written as .kframes files (docs/formats.md, "Frame sequences").
 #include <fmt/format.h>
 

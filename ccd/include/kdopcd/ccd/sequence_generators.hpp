@@ -1,5 +1,5 @@
 #pragma once
-// Benchmark frame sequences for continuous collision detection (issue 38, item 4; `kdop ccd-gen`,
+// Benchmark frame sequences for continuous collision detection (`kdop ccd-gen`,
 // docs/cli.md): a cloth draping over a real mesh, a real mesh twisted and bent until it touches
 // itself, and real meshes falling onto each other. Each generator produces one topology and then
 // one frame at a time (positions() after each advance()), so a 200-frame, 92k-triangle cloth is
