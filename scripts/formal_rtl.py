@@ -211,20 +211,21 @@ WDMA = Design(
     files=[RTL / "common" / "kdopcd_format_pkg.sv", RTL / "common" / "kdopcd_v2_pkg.sv",
            RTL / "v2" / "kdopcd_v2_wdma.sv", FORMAL / "kdopcd_v2_wdma_props.sv"],
     top="kdopcd_v2_wdma_props",
-    probes=[("p_count", "u_wdma.count_q"), ("p_aw_done", "u_wdma.aw_done_q")],
-    # 512-bit beats: 8 contacts a beat, a completion record of 2 beats; a FIFO of 4 beats
+    probes=[("p_count", "u_wdma.count_q"), ("p_aw_count", "u_wdma.aw_count_q")],
+    # 512-bit beats: 8 contacts a beat, a completion record of 2 beats; a beat FIFO and an AW
+    # queue of 4 entries; the slave free (W before, with or after its AW)
     configs={"small": dict(DMA_W=512, ENGINES=1, DEPTH=4)},
     quick="small",
     mutants={
-        # contacts taken (and queries started) without room in the FIFO
+        # contacts taken (and queries started) without room in the FIFOs
         "no-room-check": ("stuck", "u_wdma.room_o", 1),
         # a beat popped without WREADY (a burst's beats lost: WLAST off its count)
         "w-popped-without-wready": ("stuck", "u_wdma.w_hs", 1),
         # the AW counted as taken without AWREADY
         "awvalid-drops-without-awready": ("stuck", "u_wdma.m_axi_awready_i", 1),
-        # Not a planted bug: the slave may take a burst's first W beat before its AW (AXI4 allows
-        # it); the block then drops that burst's AW (docs/formal.md §5). Fails until fixed.
-        "slave-takes-w-before-aw": ("param", "SLAVE_W_AFTER_AW", 0),
+        # the AW queue never popped (AWREADY not seen): the first AW sent again, the next
+        # bursts' AWs never (the class of the W-before-AW defect, docs/formal.md §5)
+        "aw-never-popped": ("stuck", "u_wdma.m_axi_awready_i", 0),
     },
     base_depth=12,
     induction_depth=None,

@@ -1,25 +1,27 @@
 // Formal-only: the command queue's write-back of the v2 top (kdopcd_v2_wdma: contacts and
 // completion records on the DMA port's AW/W/B channels; docs/formal.md §5). Read by Yosys with
 // `read_verilog -formal`; yosys-smtbmc checks the assertions (scripts/formal_rtl.py connects the
-// probe after flattening).
+// probes after flattening).
 //
 // Environment, as the top drives the block: reset low in the first clock; a query starts on an
 // engine only while room_o and the engine runs no query; done_i only for an engine that runs one
 // (then it runs none); contacts only from an engine that runs a query, not in its done_i clock.
-// The slave: AWREADY, WREADY, BVALID, BRESP free, except (SLAVE_W_AFTER_AW = 1) that a burst's
-// first W beat is taken only with or after its AW (see docs/formal.md §5: with 0 the proof
-// fails, the block drops the AW of a burst whose first beat went first).
+// The slave: AWREADY, WREADY, BVALID, BRESP free in every clock, so it may take a burst's W beats
+// before, with or after its AW (AXI4 allows each) and hold AWREADY low for any time.
 // Properties:
 //   - AXI4 write master: AWVALID held until AWREADY, the AW payload stable while stalled, INCR
 //     bursts of full-width beats; WVALID held until WREADY, W payload and WLAST stable while
-//     stalled; every burst has exactly AWLEN + 1 W beats, WLAST on the last; the W bursts and the
-//     AW handshakes pair up (an AW is never more than one burst ahead of its W beats);
-//   - the beat FIFO never overflows: its count never passes DEPTH.
+//     stalled;
+//   - the bursts pair up: the n-th W burst (its beats up to WLAST; n chosen by the solver) has
+//     exactly AWLEN + 1 beats of the n-th AW taken;
+//   - no AW is lost: while more W bursts have begun than AWs were taken, AWVALID is high (so the
+//     AW of every burst whose beats went is offered, and held, until the slave takes it); neither
+//     channel runs more than DEPTH bursts ahead of the other;
+//   - neither queue overflows: the beat FIFO's and the AW queue's counts never pass DEPTH.
 module kdopcd_v2_wdma_props #(
   parameter int DMA_W            = 512,
   parameter int ENGINES          = 1,
-  parameter int DEPTH            = 4,
-  parameter int SLAVE_W_AFTER_AW = 1
+  parameter int DEPTH            = 4
 ) (
   input logic                      clk_i,
   input logic                      rst_ni,
@@ -63,9 +65,9 @@ module kdopcd_v2_wdma_props #(
     .m_axi_wlast_o(wlast), .m_axi_bvalid_i(bvalid), .m_axi_bready_o(bready), .m_axi_bresp_i(bresp)
   );
 
-  // probes: the FIFO's count, whether the AW of the head burst was taken
-  logic [QW:0] p_count;
-  logic        p_aw_done;
+  // probes: the beat FIFO's count, the AW queue's count, the bursts queued in this clock
+  logic [QW:0]  p_count;
+  logic [QW:0]  p_aw_count;
 
   // ---------------------------------------------------------------- environment
   logic past_valid_q;
@@ -85,31 +87,47 @@ module kdopcd_v2_wdma_props #(
         if (done_i[e]) assume (running_q[e] && !contact_valid_i[e]);
         if (contact_valid_i[e]) assume (running_q[e]);
       end
-      // (awvalid: the head is a burst's first beat whose AW was not taken)
-      if (SLAVE_W_AFTER_AW != 0) assume (!(wvalid && wready && awvalid && !awready));
     end
   end
 
   // ---------------------------------------------------------------- reference models
-  // W beats of the current burst, its AWLEN (from the AW offered with its first beat), and the
-  // AW handshakes less the W bursts complete.
-  logic [7:0] wbeat_q, len_q, cur_len;
-  logic       aw_hs, w_hs;
-  logic [2:0] aw_ahead_q;
-  assign aw_hs   = awvalid && awready;
-  assign w_hs    = wvalid && wready;
-  assign cur_len = wbeat_q == '0 ? awlen : len_q;
+  // W beats of the current burst; W bursts begun (first beat taken) and AWs taken; the n-th AW's
+  // AWLEN and the n-th W burst's beats - 1, for the n the solver chooses.
+  localparam int CW = 6;
+  logic [7:0]    wbeat_q;
+  logic [CW-1:0] w_bursts_q, aw_taken_q;
+  logic          aw_hs, w_hs;
+  (* anyconst *) logic [CW-1:0] watch_n;
+  logic          got_aw_q, got_w_q;
+  logic [7:0]    aw_len_n_q, w_len_n_q;
+  assign aw_hs = awvalid && awready;
+  assign w_hs  = wvalid && wready;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wbeat_q    <= '0;
-      len_q      <= '0;
-      aw_ahead_q <= '0;
+      w_bursts_q <= '0;
+      aw_taken_q <= '0;
+      got_aw_q   <= 1'b0;
+      got_w_q    <= 1'b0;
+      aw_len_n_q <= '0;
+      w_len_n_q  <= '0;
     end else begin
       if (w_hs) begin
         wbeat_q <= wlast ? 8'd0 : wbeat_q + 8'd1;
-        if (wbeat_q == '0) len_q <= awlen;
+        if (wbeat_q == '0) w_bursts_q <= w_bursts_q + 1'b1;
+        // the n-th W burst ends (it began as burst w_bursts_q - 1, or now)
+        if (wlast && (wbeat_q == '0 ? w_bursts_q : w_bursts_q - 1'b1) == watch_n) begin
+          got_w_q   <= 1'b1;
+          w_len_n_q <= wbeat_q;
+        end
       end
-      aw_ahead_q <= aw_ahead_q + 3'(aw_hs) - 3'(w_hs && wlast);
+      if (aw_hs) begin
+        aw_taken_q <= aw_taken_q + 1'b1;
+        if (aw_taken_q == watch_n) begin
+          got_aw_q   <= 1'b1;
+          aw_len_n_q <= awlen;
+        end
+      end
     end
   end
 
@@ -148,15 +166,17 @@ module kdopcd_v2_wdma_props #(
         assert (awvalid && awaddr == awaddr_q && awlen == awlen_q && awsize == awsize_q && awburst == awburst_q);
       if (w_stall_q) assert (wvalid && wdata == wdata_q && wstrb == wstrb_q && wlast == wlast_q);
       if (awvalid) assert (awburst == 2'b01 && 32'(awsize) == $clog2(Bytes));
-      // a burst's first beat is offered with its AW (or after it was taken)
-      if (wvalid && wbeat_q == '0) assert (awvalid || p_aw_done);
-      if (w_hs) assert (wlast == (wbeat_q == cur_len));
-      // AW and W bursts pair up
-      assert (aw_ahead_q <= 3'd1);
-      assert (aw_ahead_q == 3'(p_aw_done));
+      // the n-th W burst has the n-th AW's AWLEN + 1 beats
+      if (got_aw_q && got_w_q) assert (w_len_n_q == aw_len_n_q);
+      // no AW lost: an AW owed for a W burst begun is offered (held by the rule above)
+      if (w_bursts_q > aw_taken_q) assert (awvalid);
+      // neither channel more than DEPTH bursts ahead of the other (the counts do not wrap at
+      // the proof's depth)
+      assert (32'(w_bursts_q) <= 32'(aw_taken_q) + DEPTH && 32'(aw_taken_q) <= 32'(w_bursts_q) + DEPTH);
       assert (bready);
-      // the FIFO
+      // the beat FIFO and the AW queue
       assert (32'(p_count) <= DEPTH);
+      assert (32'(p_aw_count) <= DEPTH);
     end
   end
 endmodule

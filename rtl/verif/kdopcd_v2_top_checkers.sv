@@ -1,5 +1,5 @@
-// Simulation only: binds the three protocol checkers to the ports of the v2 accelerator top (kdopcd_v2_top),
-// so every verilated query runs under the AXI4-Lite, AXI4 read and AXI4-Stream assertions
+// Simulation only: binds the protocol checkers to the ports of the v2 accelerator top (kdopcd_v2_top),
+// so every verilated query runs under the AXI4-Lite, AXI4 read, AXI4 write and AXI4-Stream assertions
 // (Verilator --assert). The design files never name a checker; synthesis reads only the design's
 // file list and never this folder.
 bind kdopcd_v2_top kdopcd_axil_checker u_axil_checker (
@@ -25,4 +25,14 @@ bind kdopcd_v2_top kdopcd_axi_read_checker #(.W(DMA_W), .ADDR_W(64), .BURST_MAX(
     .m_axi_arlen_o(m_dma_arlen_o), .m_axi_arsize_o(m_dma_arsize_o), .m_axi_arburst_o(m_dma_arburst_o),
     .m_axi_rvalid_i(m_dma_rvalid_i), .m_axi_rready_o(m_dma_rready_o), .m_axi_rdata_i(m_dma_rdata_i),
     .m_axi_rresp_i(m_dma_rresp_i), .m_axi_rlast_i(m_dma_rlast_i)
+  );
+// The command queue's write-back (contacts, completion records): the AXI4 write rules on the DMA
+// port, W bursts paired with their AWs in order whichever channel runs ahead.
+bind kdopcd_v2_top kdopcd_axi_write_checker #(.W(DMA_W), .ADDR_W(64)) u_dma_write_checker (
+    .clk_i, .rst_ni,
+    .m_axi_awvalid_o(m_dma_awvalid_o), .m_axi_awready_i(m_dma_awready_i), .m_axi_awaddr_o(m_dma_awaddr_o),
+    .m_axi_awlen_o(m_dma_awlen_o), .m_axi_awsize_o(m_dma_awsize_o), .m_axi_awburst_o(m_dma_awburst_o),
+    .m_axi_wvalid_o(m_dma_wvalid_o), .m_axi_wready_i(m_dma_wready_i), .m_axi_wdata_o(m_dma_wdata_o),
+    .m_axi_wstrb_o(m_dma_wstrb_o), .m_axi_wlast_o(m_dma_wlast_o), .m_axi_bvalid_i(m_dma_bvalid_i),
+    .m_axi_bready_o(m_dma_bready_o), .m_axi_bresp_i(m_dma_bresp_i)
   );

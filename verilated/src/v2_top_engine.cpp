@@ -110,8 +110,11 @@ std::vector<V2QueueResult> simulate_v2_queue(const DopTree& first, const DopTree
     throw InputError("rtl v2 engine: the DMA link needs latencies >= 0, at most a beat per clock, a contact buffer");
   Engine& e = engine();
   ensure_loaded(e, first, second, p);
+  if (link.aw_delay_max < 0 || !(link.w_ready_probability > 0 && link.w_ready_probability <= 1))
+    throw InputError("rtl v2 engine: the write slave needs an AWREADY delay >= 0 and 0 < WREADY probability <= 1");
   e.h.dma.set_link(driver::DmaLinkParams{link.read_latency, link.write_latency, link.beats_per_cycle,
-                                         link.cycles_per_beat, link.error_descriptor});
+                                         link.cycles_per_beat, link.error_descriptor, link.free_write_slave,
+                                         link.aw_delay_max, link.w_ready_probability, link.seed});
   namespace queue = c2::queue;
   std::vector<driver::v2::QueueQuery> queries;
   std::uint64_t next_buffer = 0x10000000;

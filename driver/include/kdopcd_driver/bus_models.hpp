@@ -299,17 +299,32 @@ class AxiMemory {
 //   read:  a burst accepted (AR handshake, always ready) in tick a has its last beat in
 //          d = max(a, previous burst's d) + read_latency + ceil(beats * cpb / bpc), its other
 //          beats in the ticks just before;
-//   write: a burst first offered (AWVALID) in tick c is taken from b = max(c, previous burst's
-//          last beat + 1): its beats in b, b + 1, ... and its last in b + ceil(beats * cpb / bpc) - 1;
-//          it is visible to the host write_latency ticks after its last beat.
-// WREADY of the first offered tick depends on AWVALID of that tick: settle() drives it after the
-// top's outputs settled (the harness evaluates the top again before sampling).
+//   write: AWREADY is always high; a burst whose AW is taken in tick c (AWs queue in order) is
+//          taken from b = max(c, previous burst's last beat + 1): its beats in b, b + 1, ... and
+//          its last in b + ceil(beats * cpb / bpc) - 1; it is visible to the host write_latency
+//          ticks after its last beat.
+// WREADY of the tick in which an AW is taken while no burst is being written depends on AWVALID
+// of that tick: settle() drives it after the top's outputs settled (the harness evaluates the top
+// again before sampling).
+// free_write_slave (off by default; not the model's timing, so no clock counts are compared with
+// it): a slave that uses the freedom AXI4 gives it on the write channels. AWREADY comes 0 to
+// aw_delay_max clocks after an AW is first offered (random, per AW), WREADY is random (high with
+// probability w_ready_probability) whether or not the burst's AW was taken: W beats may be taken
+// before, with or after their AW. The slave buffers the W bursts (delimited by WLAST) and writes
+// each with its AW, in order, once both are in; it is visible write_latency ticks after that.
+// The master's side of the write channels is checked in both modes (protocol_errors): AWVALID and
+// WVALID held until taken with their payload stable, AWSIZE full width, INCR, every burst with
+// AWLEN + 1 beats and WLAST on its last.
 struct DmaLinkParams {
   int read_latency = 0, write_latency = 0;
   int beats_per_cycle = 1, cycles_per_beat = 1;  // the link's rate: bpc / cpb beats per clock (<= 1)
   // Fault injection: every beat of the read burst numbered error_read_burst (from 0, counted from
   // set_link) answers SLVERR; -1: none.
   std::int64_t error_read_burst = -1;
+  bool free_write_slave = false;
+  int aw_delay_max = 0;
+  double w_ready_probability = 0.5;
+  std::uint64_t seed = 1;
   std::uint64_t transfer_clocks(int beats) const {
     return (std::uint64_t(beats) * std::uint64_t(cycles_per_beat) + std::uint64_t(beats_per_cycle) - 1) /
            std::uint64_t(beats_per_cycle);
@@ -333,6 +348,8 @@ class DmaMemory {
   void set_link(const DmaLinkParams& link) {
     link_ = link;
     read_bursts_ = 0;
+    rng_.seed(link.seed);
+    aw_wait_ = draw_aw_delay();
   }
   int bus_bytes() const { return bus_bytes_; }
 
@@ -350,7 +367,8 @@ class DmaMemory {
   template <class T>
   void drive(T& top, std::uint64_t tick) {
     top.m_dma_arready_i = 1;
-    top.m_dma_awready_i = 1;
+    aw_ready_ = !link_.free_write_slave || aw_wait_ == 0;
+    top.m_dma_awready_i = aw_ready_;
     top.m_dma_bvalid_i = b_pending_ > 0;
     top.m_dma_bresp_i = 0;
     // R: the head burst's next beat when its tick has come
@@ -367,21 +385,25 @@ class DmaMemory {
       top.m_dma_rresp_i = 0;
     }
     detail::put_bytes(top.m_dma_rdata_i, beat.data(), bus_bytes_);
-    top.m_dma_wready_i = w_ready(tick);
+    if (link_.free_write_slave) {
+      w_ready_free_ = std::bernoulli_distribution(link_.w_ready_probability)(rng_);
+      top.m_dma_wready_i = w_ready_free_;
+    } else {
+      top.m_dma_wready_i = w_ready(tick);
+    }
   }
-  // After the top's outputs settled: a burst offered for the first time in this tick is scheduled
-  // now, and its first beat may be taken in this tick.
+  // After the top's outputs settled (the linked slave only): an AW taken in this tick while no
+  // burst is being written or waits starts its burst now, and its first beat may be taken in this
+  // tick.
   template <class T>
   bool settle(T& top, std::uint64_t tick) {
-    if (!top.m_dma_awvalid_o || have_w_) return false;
+    if (link_.free_write_slave || !top.m_dma_awvalid_o || have_w_ || !aw_q_.empty()) return false;
     have_w_ = true;
+    aw_started_ = true;
     w_.address = detail::low64(top.m_dma_awaddr_o);
     w_.beats = int(top.m_dma_awlen_o) + 1;
     w_.offered = tick;
-    w_begin_ = std::max(tick, w_free_);
-    w_.last_beat = w_begin_ + link_.transfer_clocks(w_.beats) - 1;
-    w_taken_ = 0;
-    if (int(top.m_dma_awsize_o) != clog2(bus_bytes_) || int(top.m_dma_awburst_o) != 1) ++protocol_errors;
+    begin_burst(tick);
     const bool ready = w_ready(tick);
     top.m_dma_wready_i = ready;
     return true;
@@ -395,17 +417,46 @@ class DmaMemory {
       if (int(top.m_dma_arsize_o) != clog2(bus_bytes_) || int(top.m_dma_arburst_o) != 1) ++protocol_errors;
     }
     r_hs_ = r_valid_ && top.m_dma_rready_o;
-    w_hs_ = top.m_dma_wvalid_o && w_ready(tick);
-    if (w_hs_) {
+    // AW: the master's rules, then the handshake (the linked slave's AWREADY is always high)
+    const bool awvalid = top.m_dma_awvalid_o;
+    const std::uint64_t awaddr = detail::low64(top.m_dma_awaddr_o);
+    const int awlen = int(top.m_dma_awlen_o);
+    if (aw_stalled_ && (!awvalid || awaddr != aw_stalled_addr_ || awlen != aw_stalled_len_)) ++protocol_errors;
+    if (awvalid && (int(top.m_dma_awsize_o) != clog2(bus_bytes_) || int(top.m_dma_awburst_o) != 1)) ++protocol_errors;
+    aw_stalled_ = awvalid && !aw_ready_;
+    aw_stalled_addr_ = awaddr;
+    aw_stalled_len_ = awlen;
+    aw_hs_ = awvalid && aw_ready_;
+    if (aw_hs_ && !aw_started_) aw_q_.push_back(WriteBurst{awaddr, awlen + 1, tick, 0, 0});
+    aw_started_ = false;
+    // W
+    const bool wvalid = top.m_dma_wvalid_o;
+    std::array<std::uint8_t, 128> data{};
+    std::array<bool, 128> strb{};
+    if (wvalid) {
+      detail::get_bytes(top.m_dma_wdata_o, data.data(), bus_bytes_);
+      for (int i = 0; i < bus_bytes_; ++i) strb[std::size_t(i)] = detail::port_bit(top.m_dma_wstrb_o, i);
+    }
+    const bool wlast = top.m_dma_wlast_o;
+    if (w_stalled_ && (!wvalid || data != w_stalled_data_ || strb != w_stalled_strb_ || wlast != w_stalled_last_))
+      ++protocol_errors;
+    const bool wready = link_.free_write_slave ? w_ready_free_ : w_ready(tick);
+    w_stalled_ = wvalid && !wready;
+    w_stalled_data_ = data;
+    w_stalled_strb_ = strb;
+    w_stalled_last_ = wlast;
+    w_hs_ = wvalid && wready;
+    if (w_hs_ && link_.free_write_slave) {
+      w_beats_.push_back(FreeBeat{data, strb, wlast});
+      if (wlast) ++w_bursts_in_;
+    } else if (w_hs_) {
       if (!have_w_) {
         ++protocol_errors;  // W without its AW
       } else {
-        std::array<std::uint8_t, 128> data{};
-        detail::get_bytes(top.m_dma_wdata_o, data.data(), bus_bytes_);
         const std::uint64_t at = w_.address + std::uint64_t(w_taken_) * std::uint64_t(bus_bytes_);
         for (int i = 0; i < bus_bytes_; ++i)
-          if (detail::port_bit(top.m_dma_wstrb_o, i)) write(at + std::uint64_t(i), &data[std::size_t(i)], 1);
-        if (bool(top.m_dma_wlast_o) != (w_taken_ + 1 == w_.beats)) ++protocol_errors;
+          if (strb[std::size_t(i)]) write(at + std::uint64_t(i), &data[std::size_t(i)], 1);
+        if (wlast != (w_taken_ + 1 == w_.beats)) ++protocol_errors;
       }
     }
     b_hs_ = b_pending_ > 0 && top.m_dma_bready_o;
@@ -428,15 +479,25 @@ class DmaMemory {
       ++read_bursts_;
       rq_.push_back(r);
     }
-    if (w_hs_ && have_w_ && ++w_taken_ == w_.beats) {
-      w_.visible = tick + std::uint64_t(link_.write_latency);
-      writes.push_back(w_);
-      w_free_ = tick + 1;
-      have_w_ = false;
-      ++b_pending_;
+    if (link_.free_write_slave) {
+      update_free(tick);
+    } else {
+      if (w_hs_ && have_w_ && ++w_taken_ == w_.beats) {
+        w_.visible = tick + std::uint64_t(link_.write_latency);
+        writes.push_back(w_);
+        w_free_ = tick + 1;
+        have_w_ = false;
+        ++b_pending_;
+      }
+      if (!have_w_ && !aw_q_.empty()) {  // the next AW taken: its burst starts
+        have_w_ = true;
+        w_ = aw_q_.front();
+        aw_q_.pop_front();
+        begin_burst(w_.offered);
+      }
     }
     if (b_hs_) --b_pending_;
-    ar_hs_ = r_hs_ = w_hs_ = b_hs_ = false;
+    ar_hs_ = r_hs_ = w_hs_ = b_hs_ = aw_hs_ = false;
   }
 
  private:
@@ -454,6 +515,50 @@ class DmaMemory {
       return last - std::uint64_t(beats - 1 - done);
     }
   };
+  struct FreeBeat {
+    std::array<std::uint8_t, 128> data{};
+    std::array<bool, 128> strb{};
+    bool last = false;
+  };
+  int draw_aw_delay() {
+    return link_.aw_delay_max > 0 ? std::uniform_int_distribution<int>(0, link_.aw_delay_max)(rng_) : 0;
+  }
+  // The linked slave: the burst in w_ (its AW taken in w_.offered) is scheduled after the one before.
+  void begin_burst(std::uint64_t taken) {
+    w_begin_ = std::max(taken, w_free_);
+    w_.last_beat = w_begin_ + link_.transfer_clocks(w_.beats) - 1;
+    w_taken_ = 0;
+  }
+  // The free slave: AWREADY's delay, then every burst whose AW and W beats are both in is written.
+  void update_free(std::uint64_t tick) {
+    if (aw_hs_) {
+      aw_wait_ = draw_aw_delay();
+    } else if (aw_stalled_ && aw_wait_ > 0) {
+      --aw_wait_;
+    }
+    while (!aw_q_.empty() && w_bursts_in_ > 0) {
+      WriteBurst b = aw_q_.front();
+      aw_q_.pop_front();
+      --w_bursts_in_;
+      for (int k = 0;; ++k) {
+        const FreeBeat beat = w_beats_.front();
+        w_beats_.pop_front();
+        if (k < b.beats) {
+          const std::uint64_t at = b.address + std::uint64_t(k) * std::uint64_t(bus_bytes_);
+          for (int i = 0; i < bus_bytes_; ++i)
+            if (beat.strb[std::size_t(i)]) write(at + std::uint64_t(i), &beat.data[std::size_t(i)], 1);
+        }
+        if (beat.last) {
+          if (k + 1 != b.beats) ++protocol_errors;  // WLAST not on beat AWLEN + 1
+          break;
+        }
+      }
+      b.last_beat = tick;
+      b.visible = tick + std::uint64_t(link_.write_latency);
+      writes.push_back(b);
+      ++b_pending_;
+    }
+  }
   bool w_ready(std::uint64_t tick) const {
     if (!have_w_) return false;
     const std::uint64_t at = w_taken_ + 1 == w_.beats ? w_.last_beat : w_begin_ + std::uint64_t(w_taken_);
@@ -472,6 +577,21 @@ class DmaMemory {
   std::uint64_t w_begin_ = 0, w_free_ = 0;
   int w_taken_ = 0;
   int b_pending_ = 0;
+  // AWs taken whose bursts wait (linked: for the burst before; free: for their W beats)
+  std::deque<WriteBurst> aw_q_;
+  bool aw_ready_ = true, aw_hs_ = false, aw_started_ = false;
+  // the master's stalled AW and W (their payload must hold)
+  bool aw_stalled_ = false, w_stalled_ = false, w_stalled_last_ = false;
+  std::uint64_t aw_stalled_addr_ = 0;
+  int aw_stalled_len_ = 0;
+  std::array<std::uint8_t, 128> w_stalled_data_{};
+  std::array<bool, 128> w_stalled_strb_{};
+  // the free slave: its random readies, the W beats taken and not yet written
+  std::mt19937_64 rng_{1};
+  int aw_wait_ = 0;
+  bool w_ready_free_ = false;
+  std::deque<FreeBeat> w_beats_;
+  int w_bursts_in_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

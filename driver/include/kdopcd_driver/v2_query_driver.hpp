@@ -230,6 +230,7 @@ std::vector<QueueOutcome> run_queue(Harness<Top>& h, const std::vector<QueueQuer
   };
   const std::uint64_t start = h.tick();
   while (completions_seen() < queries.size()) {
+    if (h.dma.protocol_errors) throw std::runtime_error("v2 queue: the DMA port broke the AXI protocol");
     if (h.tick() - start > max_cycles)
       throw std::runtime_error("v2 queue: " + std::to_string(queries.size()) + " completions not written within " +
                                std::to_string(max_cycles) + " cycles");

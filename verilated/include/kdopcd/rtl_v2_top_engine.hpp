@@ -71,11 +71,17 @@ V2TopResult simulate_v2_top(const DopTree& first, const DopTree& second, const P
 // The command queue (docs/accelerator-v2.md, "Command queue"): the poses as descriptors in the
 // ring, one doorbell, every completion record back. The DMA port's timing is the SystemC model's
 // host interface at these clocks (model::host_clocks), so a batch can be compared with the model's
-// clock for clock.
+// clock for clock. free_write_slave: a write slave that takes W beats before, with or after their
+// AW and raises AWREADY 0 to aw_delay_max clocks late (random, from seed; driver::DmaLinkParams):
+// legal AXI4, not the model's timing (the contacts and records must be the same, the clocks need not).
 struct V2QueueLink {
   int read_latency = 0, write_latency = 0;
   int beats_per_cycle = 1, cycles_per_beat = 1;
   std::int64_t error_descriptor = -1;  // the read of this descriptor (from 0) answers SLVERR; -1: none
+  bool free_write_slave = false;
+  int aw_delay_max = 0;
+  double w_ready_probability = 0.5;
+  std::uint64_t seed = 1;
 };
 struct V2QueueResult {
   contract::v2::queue::Completion completion;  // tag, status, counters
