@@ -21,6 +21,7 @@ CcdStats& CcdStats::operator+=(const CcdStats& o) {
   triangle_pairs += o.triangle_pairs;
   feature_pairs += o.feature_pairs;
   elementary_tests += o.elementary_tests;
+  searched += o.searched;
   exact_intervals += o.exact_intervals;
   return *this;
 }
@@ -48,14 +49,14 @@ bool apart(const SweptTree& a, const std::array<std::uint32_t, M>& mine, const S
            const std::array<std::uint32_t, N>& theirs) {
   const int half = a.half();
   for (int i = 0; i < half; ++i) {
-    double lo_a = std::numeric_limits<double>::infinity(), hi_a = -lo_a, lo_b = lo_a, hi_b = hi_a;
+    float lo_a = std::numeric_limits<float>::infinity(), hi_a = -lo_a, lo_b = lo_a, hi_b = hi_a;
     for (std::uint32_t v : mine) {
-      const double* d = a.vertex_dop(v);
+      const float* d = a.vertex_dop(v);
       lo_a = std::min(lo_a, d[i]);
       hi_a = std::max(hi_a, d[half + i]);
     }
     for (std::uint32_t v : theirs) {
-      const double* d = b.vertex_dop(v);
+      const float* d = b.vertex_dop(v);
       lo_b = std::min(lo_b, d[i]);
       hi_b = std::max(hi_b, d[half + i]);
     }
@@ -108,6 +109,7 @@ class FeatureTester {
     ElementaryStats s;
     out.offer(first_contact(ElementaryKind::VertexFace, in, &s, out.best), contact);
     out.stats.elementary_tests += s.tests;
+    out.stats.searched += s.searched;
     out.stats.exact_intervals += s.exact_intervals;
   }
   void edge_edge(Collector& out, const EdgeIndices& e, const EdgeIndices& f, const FeatureContact& contact) const {
@@ -123,6 +125,7 @@ class FeatureTester {
     ElementaryStats s;
     out.offer(first_contact(ElementaryKind::EdgeEdge, in, &s, out.best), contact);
     out.stats.elementary_tests += s.tests;
+    out.stats.searched += s.searched;
     out.stats.exact_intervals += s.exact_intervals;
   }
 

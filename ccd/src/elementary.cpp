@@ -148,6 +148,9 @@ double first_contact(ElementaryKind kind, const ElementaryPoints& in, Elementary
         in_filter_range &= std::fabs(x) <= 0x1p200;
       }
   if (relative_motion_apart(kind, in)) return kNoContact;
+  if (stats) ++stats->searched;
+  // Within the filter's range only (Ef's bounds assume |x| <= 2^200).
+  if (in_filter_range && touching_at_start(kind, in)) return 0.0;
   // The exact points are made only when an interval needs them (most tests never do).
   std::optional<ExactJudge> exact;
   return search_first_leaf([&](int depth, std::uint64_t m, bool leaf) {

@@ -43,6 +43,7 @@ struct CcdStats {
   std::uint64_t triangle_pairs = 0;    // overlapping leaf pairs
   std::uint64_t feature_pairs = 0;     // feature pairs whose swept boxes overlap
   std::uint64_t elementary_tests = 0;  // exact elementary tests run (after the swept-box check)
+  std::uint64_t searched = 0;          // of them, past the relative-motion stage (the dyadic search ran)
   // Time intervals the filter left to exact arithmetic. Each thread's search stops at its own
   // earliest contact so far, so this count (alone) can vary with the number of threads.
   std::uint64_t exact_intervals = 0;

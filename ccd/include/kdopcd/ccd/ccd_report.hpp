@@ -30,6 +30,7 @@ inline nlohmann::json stats_json(const CcdStats& s) {
           {"triangle_pairs", s.triangle_pairs},
           {"feature_pairs", s.feature_pairs},
           {"elementary_tests", s.elementary_tests},
+          {"searched", s.searched},
           {"exact_intervals", s.exact_intervals}};
 }
 
@@ -55,9 +56,9 @@ inline void print_result(const CcdResult& r, const std::array<std::string, 2>& o
   for (std::size_t i = 0; i < r.contacts.size() && i < max_pairs; ++i)
     fmt::print("  {}\n", describe_contact(r.contacts[i], objects));
   if (r.contacts.size() > max_pairs) fmt::print("  ... and {} more (--json lists all)\n", r.contacts.size() - max_pairs);
-  fmt::print("node pairs {}, triangle pairs {}, feature pairs {}, elementary tests {}, exact intervals {}\n",
+  fmt::print("node pairs {}, triangle pairs {}, feature pairs {}, elementary tests {} ({} searched), exact intervals {}\n",
              r.stats.node_pairs, r.stats.triangle_pairs, r.stats.feature_pairs, r.stats.elementary_tests,
-             r.stats.exact_intervals);
+             r.stats.searched, r.stats.exact_intervals);
 }
 
 }  // namespace kdopcd::ccd

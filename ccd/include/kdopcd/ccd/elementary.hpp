@@ -83,6 +83,72 @@ KDOPCD_HD double search_first_leaf(VerdictFn&& verdict, double limit = 2.0) {
   }
 }
 
+// Stage 0, second part (called by relative_motion_apart below): the relative-motion hull, separated from the origin along directions
+// taken from the features themselves at the start (and the end) of the motion: the triangle's
+// normal and its three in-plane edge normals (VF); the edges' common normal, each edge's in-plane
+// normal, the edges' directions and the normal of one edge towards the other (EE). A vertex beside
+// a neighbouring triangle of a flat cloth, or two disjoint edges of it, are separated by one of
+// these lines (any point outside a triangle is beyond one of its edge lines; of two disjoint
+// coplanar segments, one lies on one side of the other's line), which the axis test above misses
+// whenever the cloth is turned in its plane; when the neighbours move together (a falling or
+// resting cloth) the same direction separates them at both ends. Any direction is sound: the
+// projections' signs are certain only beyond a rigorous bound on their rounding (below), and the
+// test is skipped beyond |x| > 2^200, where a product could overflow.
+// For d and the rounded differences D_k = fl(x_k - y_k): |fl(sum d_k D_k) - sum d_k (x_k - y_k)|
+// <= (gamma_3 + u (1 + gamma_3)) sum |d_k D_k| + 3 2^-1074 (underflowing products) < 5u sum|d_k D_k|
+// + 2^-1070; the bound is taken as 8u fl(sum |d_k D_k|) + 2^-1060, which also covers the bound's own
+// rounding (u = 2^-53).
+KDOPCD_HD inline bool relative_motion_apart_on_feature_planes(ElementaryKind kind, const ElementaryPoints& in) {
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 3; ++k)
+        if (!(fabs(in.xyz[i][j][k]) <= 0x1p200)) return false;
+  struct V {
+    double x, y, z;
+  };
+  auto sub = [](const double* a, const double* b) { return V{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
+  auto cross = [](const V& a, const V& b) {
+    return V{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+  };
+  // Differences: VF x_o(j) - p(j), o = 1..3; EE q_o(j) - p_i(j), o = 2, 3, i = 0, 1. Both ends j.
+  V diff[8];
+  int count = 0;
+  const int first_other = kind == ElementaryKind::VertexFace ? 1 : 2;
+  const int own_count = kind == ElementaryKind::VertexFace ? 1 : 2;
+  for (int j = 0; j < 2; ++j)
+    for (int o = first_other; o < 4; ++o)
+      for (int i = 0; i < own_count; ++i) diff[count++] = sub(in.xyz[o][j], in.xyz[i][j]);
+  auto separates = [&](const V& d) {
+    bool all_positive = true, all_negative = true;
+    for (int n = 0; n < count; ++n) {
+      const V& D = diff[n];
+      const double s = d.x * D.x + d.y * D.y + d.z * D.z;
+      const double bound = 0x1p-50 * (fabs(d.x * D.x) + fabs(d.y * D.y) + fabs(d.z * D.z)) + 0x1p-1060;
+      all_positive &= s > bound;
+      all_negative &= s < -bound;
+      if (!all_positive && !all_negative) return false;
+    }
+    return true;
+  };
+  for (int j = 0; j < 2; ++j) {
+    if (kind == ElementaryKind::VertexFace) {
+      const V ab = sub(in.xyz[2][j], in.xyz[1][j]), bc = sub(in.xyz[3][j], in.xyz[2][j]),
+              ca = sub(in.xyz[1][j], in.xyz[3][j]);
+      const V n = cross(ab, bc);
+      if (separates(n) || separates(cross(n, ab)) || separates(cross(n, bc)) || separates(cross(n, ca))) return true;
+    } else {
+      const V u = sub(in.xyz[1][j], in.xyz[0][j]), v = sub(in.xyz[3][j], in.xyz[2][j]),
+              w = sub(in.xyz[2][j], in.xyz[0][j]);
+      const V n = cross(u, v);
+      // u x (u x w): the normal of edge p towards q0 in their common plane (parallel edges, where n = 0).
+      if (separates(n) || separates(cross(u, n)) || separates(cross(v, n)) || separates(u) || separates(v) ||
+          separates(cross(u, cross(u, w))))
+        return true;
+    }
+  }
+  return false;
+}
+
 // Stage 0, exact and cheap: the relative motion. A vertex-face contact puts the origin in the hull
 // of x_i(t) - p(t) (x_i the triangle's corners), each linear in t, so in the hull of the six
 // differences at t = 0 and t = 1; an edge-edge contact puts it in the hull of the eight q_j - p_i.
@@ -90,7 +156,7 @@ KDOPCD_HD double search_first_leaf(VerdictFn&& verdict, double limit = 2.0) {
 // of the rounded differences are the exact ones (rounding is monotonic and keeps 0), so the test is
 // exact. It culls what moves together: neighbouring features of a cloth in free fall, whose swept
 // k-DOPs overlap. True when the features cannot touch.
-KDOPCD_HD inline bool relative_motion_apart(ElementaryKind kind, const ElementaryPoints& in) {
+KDOPCD_HD inline bool relative_motion_apart_on_axes(ElementaryKind kind, const ElementaryPoints& in) {
   const int first_other = kind == ElementaryKind::VertexFace ? 1 : 2;
   const int own_count = kind == ElementaryKind::VertexFace ? 1 : 2;
   for (int k = 0; k < 3; ++k) {
@@ -107,6 +173,28 @@ KDOPCD_HD inline bool relative_motion_apart(ElementaryKind kind, const Elementar
   return false;
 }
 
+// Both: the coordinate axes, then the features' own planes.
+KDOPCD_HD inline bool relative_motion_apart(ElementaryKind kind, const ElementaryPoints& in) {
+  return relative_motion_apart_on_axes(kind, in) || relative_motion_apart_on_feature_planes(kind, in);
+}
+
+// Stage 0, third part: features that already touch at t = 0. On the zero-width interval [0, 0]
+// every Bernstein coefficient of a condition is its value at t = 0, so a certain Admitted leaf
+// verdict there means the conditions hold exactly at t = 0: the closed features share a point. Then
+// no interval [0, 2^-d] can be excluded (each holds that contact), and the dyadic search would
+// descend all kTimeDepth + 1 of them to answer t = 0: this answers it at once. A cloth whose layers
+// lie on one plane (folds resting on the ground) has thousands of such pairs per interval, and the
+// 45 verdicts each were the largest cost of those intervals. Any other verdict (Excluded, or Unknown
+// where the filter cannot decide) leaves the pair to the search, so the answer never changes.
+KDOPCD_HD inline bool touching_at_start(ElementaryKind kind, const ElementaryPoints& in) {
+  BVec<Ef, 1> points[4];
+  for (int i = 0; i < 4; ++i) {
+    Bern<Ef, 1>* coords[3] = {&points[i].x, &points[i].y, &points[i].z};
+    for (int k = 0; k < 3; ++k) coords[k]->c[0] = coords[k]->c[1] = Ef(in.xyz[i][0][k]);
+  }
+  return elementary_verdict(kind, points, true) == Verdict::Admitted;
+}
+
 // The filter alone: the time, kNoContact, or kNeedsExact (then the host's first_contact decides).
 // Inputs must be finite with |x| <= 2^200 (else kNeedsExact), so no bound overflows.
 KDOPCD_HD inline double filtered_first_contact(ElementaryKind kind, const ElementaryPoints& in) {
@@ -115,6 +203,7 @@ KDOPCD_HD inline double filtered_first_contact(ElementaryKind kind, const Elemen
       for (int k = 0; k < 3; ++k)
         if (!(fabs(in.xyz[i][j][k]) <= 0x1p200)) return kNeedsExact;
   if (relative_motion_apart(kind, in)) return kNoContact;
+  if (touching_at_start(kind, in)) return 0.0;
   return search_first_leaf([&](int depth, std::uint64_t m, bool leaf) {
     BVec<Ef, 1> points[4];
     ef_points_on(in, depth, m, points);
@@ -125,6 +214,7 @@ KDOPCD_HD inline double filtered_first_contact(ElementaryKind kind, const Elemen
 // Counts of one thread's or one query's elementary tests.
 struct ElementaryStats {
   std::uint64_t tests = 0;         // calls of first_contact
+  std::uint64_t searched = 0;      // of them, not culled by the relative motion: the dyadic search ran
   std::uint64_t exact_intervals = 0;  // intervals judged in exact arithmetic (filter undecided)
 };
 
