@@ -14,6 +14,7 @@
 #include <string>
 
 #include "Vkdopcd_axi_read_checker.h"
+#include "Vkdopcd_axi_write_checker.h"
 #include "Vkdopcd_axil_checker.h"
 #include "Vkdopcd_axis_checker.h"
 #include "verilated.h"
@@ -300,6 +301,71 @@ TEST(CheckerSelftest, AxisTDataChanged) {
     b.cycle([](Axis& m) { axis(m, true, false, 1); });
     b.cycle([](Axis& m) { axis(m, true, true, 2); });
   }), "a_tdata_stable");
+}
+
+// ------------------------------------------------------------------------------------------------
+// AXI4 write (verilated with W = 64, ADDR_W = 32)
+using Wr = Vkdopcd_axi_write_checker;
+
+void aw(Wr& m, bool valid, bool ready, std::uint32_t addr = 0x1000, int len = 0) {
+  m.m_axi_awvalid_o = valid;
+  m.m_axi_awready_i = ready;
+  m.m_axi_awaddr_o = addr;
+  m.m_axi_awlen_o = std::uint8_t(len);
+  m.m_axi_awsize_o = 3;
+  m.m_axi_awburst_o = 1;
+}
+void w(Wr& m, bool valid, bool ready, std::uint64_t data = 0, bool last = false) {
+  m.m_axi_wvalid_o = valid;
+  m.m_axi_wready_i = ready;
+  m.m_axi_wdata_o = data;
+  m.m_axi_wstrb_o = 0xFF;
+  m.m_axi_wlast_o = last;
+  m.m_axi_bvalid_i = 0;
+  m.m_axi_bready_o = 1;
+  m.m_axi_bresp_i = 0;
+}
+
+TEST(CheckerSelftest, AxiWriteLegalSequenceIsSilent) {
+  EXPECT_SILENT(run<Wr>([](Bench<Wr>& b) {
+    // burst 1 (2 beats): both W beats taken before its AW, which is stalled (payload held)
+    b.cycle([](Wr& m) { aw(m, true, false, 0x1000, 1); w(m, true, true, 0x11); });
+    b.cycle([](Wr& m) { aw(m, true, false, 0x1000, 1); w(m, true, false, 0x22, true); });
+    b.cycle([](Wr& m) { aw(m, true, true, 0x1000, 1); w(m, true, true, 0x22, true); });
+    // burst 2 (1 beat): AW first, its beat two clocks later; burst 3 (3 beats): AW with its first beat
+    b.cycle([](Wr& m) { aw(m, true, true, 0x2000, 0); w(m, false, true); });
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, false, true); });
+    b.cycle([](Wr& m) { aw(m, true, true, 0x3000, 2); w(m, true, true, 0x33, true); });
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, true, true, 0x44); });
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, true, true, 0x55); });
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, true, true, 0x66, true); });
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, false, true); });
+  }));
+}
+TEST(CheckerSelftest, AxiWriteAwValidDropped) {
+  EXPECT_FIRES(run<Wr>([](Bench<Wr>& b) {
+    b.cycle([](Wr& m) { aw(m, true, false, 0x1000, 0); w(m, true, true, 0x11, true); });
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, false, true); });
+  }), "a_awvalid_held");
+}
+TEST(CheckerSelftest, AxiWriteAwPayloadChanged) {
+  EXPECT_FIRES(run<Wr>([](Bench<Wr>& b) {
+    b.cycle([](Wr& m) { aw(m, true, false, 0x1000, 0); w(m, false, true); });
+    b.cycle([](Wr& m) { aw(m, true, true, 0x1040, 0); w(m, false, true); });
+  }), "a_aw_stable");
+}
+TEST(CheckerSelftest, AxiWriteWPayloadChanged) {
+  EXPECT_FIRES(run<Wr>([](Bench<Wr>& b) {
+    b.cycle([](Wr& m) { aw(m, true, true, 0x1000, 0); w(m, true, false, 0x11, true); });
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, true, true, 0x12, true); });
+  }), "a_w_stable");
+}
+TEST(CheckerSelftest, AxiWriteWLastOffItsAwlen) {
+  EXPECT_FIRES(run<Wr>([](Bench<Wr>& b) {
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, true, true, 0x11, true); });  // 1 beat before its AW
+    b.cycle([](Wr& m) { aw(m, true, true, 0x1000, 1); w(m, false, true); });   // the AW says 2
+    b.cycle([](Wr& m) { aw(m, false, true); w(m, false, true); });
+  }), "a_wlast_on_awlen");
 }
 
 }  // namespace
