@@ -176,6 +176,9 @@ FeatureContact ee(const EdgeIndices& e, const EdgeIndices& f) {
   return c;
 }
 bool holds(const TriangleIndices& tri, std::uint32_t v) { return tri[0] == v || tri[1] == v || tri[2] == v; }
+bool share_vertex(const TriangleIndices& p, const TriangleIndices& q) {
+  return holds(q, p[0]) || holds(q, p[1]) || holds(q, p[2]);
+}
 bool share_vertex(const EdgeIndices& e, const EdgeIndices& f) {
   return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
 }
@@ -233,8 +236,13 @@ class Traversal {
       return;
     }
     ++out.stats.node_pairs;
-    if (!ta_.overlap(tb_, std::size_t(task.a), std::size_t(task.b))) return;
     const auto& nb = tb_.nodes()[std::size_t(task.b)];
+    // In self-collision, two leaves whose triangles share a vertex always overlap (both k-DOPs hold
+    // that vertex's k-DOP): about 560 000 of the cloth's 2.1 million node pairs per interval are
+    // such pairs, each passing all k/2 axes, so their overlap test is skipped (still counted).
+    const bool adjacent_leaves = self_ && na.left < 0 && nb.left < 0 &&
+                                 share_vertex(a_.topology->triangles[na.triangle], b_.topology->triangles[nb.triangle]);
+    if (!adjacent_leaves && !ta_.overlap(tb_, std::size_t(task.a), std::size_t(task.b))) return;
     if (na.left < 0 && nb.left < 0) {
       test_triangle_pair(out, tester_, a_, na.triangle, ta_.dop(std::size_t(task.a)), b_, nb.triangle,
                          tb_.dop(std::size_t(task.b)), self_);
