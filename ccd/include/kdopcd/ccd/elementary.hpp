@@ -83,14 +83,15 @@ KDOPCD_HD double search_first_leaf(VerdictFn&& verdict, double limit = 2.0) {
   }
 }
 
-// Stage 0, second part (called by relative_motion_apart below): the relative-motion hull, separated from the origin along directions
-// taken from the features themselves at the start (and the end) of the motion: the triangle's
+// Stage 0, second part (called by relative_motion_apart below): the relative-motion hull,
+// separated from the origin along directions taken from the features themselves at the start (and
+// the end) of the motion: the triangle's
 // normal and its three in-plane edge normals (VF); the edges' common normal, each edge's in-plane
 // normal, the edges' directions and the normal of one edge towards the other (EE). A vertex beside
 // a neighbouring triangle of a flat cloth, or two disjoint edges of it, are separated by one of
 // these lines (any point outside a triangle is beyond one of its edge lines; of two disjoint
-// coplanar segments, one lies on one side of the other's line), which the axis test above misses
-// whenever the cloth is turned in its plane; when the neighbours move together (a falling or
+// coplanar segments, one lies on one side of the other's line), which the axis test above can
+// miss where the cloth is not aligned with the axes; when the neighbours move together (a falling or
 // resting cloth) the same direction separates them at both ends. Any direction is sound: the
 // projections' signs are certain only beyond a rigorous bound on their rounding (below), and the
 // test is skipped beyond |x| > 2^200, where a product could overflow.
