@@ -184,7 +184,7 @@ REGS = Design(
 CMDQ = Design(
     name="cmdq",
     files=[RTL / "common" / "kdopcd_format_pkg.sv", RTL / "common" / "kdopcd_v2_pkg.sv",
-           RTL / "v2" / "kdopcd_v2_cmdq.sv", FORMAL / "kdopcd_v2_cmdq_props.sv"],
+           RTL / "v2" / "kdopcd_v2_cmdq.sv", FORMAL / "kdopcd_axi_ar_props.sv", FORMAL / "kdopcd_v2_cmdq_props.sv"],
     top="kdopcd_v2_cmdq_props",
     probes=[("p_queued", "u_cmdq.queued_q"), ("p_ready", "u_cmdq.ready_q"), ("p_issue", "u_cmdq.issue"),
             ("p_free_slot", "u_cmdq.free_slot"), ("p_disp_slot", "u_cmdq.disp_slot"),
@@ -235,7 +235,7 @@ WDMA = Design(
 # ---------------------------------------------------------------- 6. the loader's AXI4 read port
 LOADER = Design(
     name="loader",
-    files=[RTL / "v2" / "kdopcd_v2_loader.sv", FORMAL / "kdopcd_v2_loader_props.sv"],
+    files=[RTL / "v2" / "kdopcd_v2_loader.sv", FORMAL / "kdopcd_axi_ar_props.sv", FORMAL / "kdopcd_v2_loader_props.sv"],
     top="kdopcd_v2_loader_props",
     probes=[],
     # RAMs of 8 records, a node record of 2 beats and a triangle record of 1 (64-bit beats),

@@ -158,34 +158,14 @@ module kdopcd_v2_cmdq_props #(
     for (int e = 0; e < ENGINES; e++) n_run = n_run + (OW2+2)'(holds[e]);
   end
 
-  // past values
-  logic              ar_stall_q;
-  logic [ADDR_W-1:0] araddr_q;
-  logic [7:0]        arlen_q;
-  logic [2:0]        arsize_q;
-  logic [1:0]        arburst_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ar_stall_q <= 1'b0;
-    else         ar_stall_q <= arvalid && !arready;
-  end
-  always_ff @(posedge clk_i) begin
-    araddr_q  <= araddr;
-    arlen_q   <= arlen;
-    arsize_q  <= arsize;
-    arburst_q <= arburst;
-  end
-
   // ---------------------------------------------------------------- properties
+  // AXI4 read master: the rules every read master keeps, and this one's burst length
+  kdopcd_axi_ar_props #(.ADDR_W(ADDR_W), .BYTES(Bytes)) u_ar_rules (
+    .clk_i, .rst_ni, .arvalid, .arready, .araddr, .arlen, .arsize, .arburst
+  );
   always_comb begin
     if (rst_ni) begin
-      // AXI4 read master
-      if (ar_stall_q)
-        assert (arvalid && araddr == araddr_q && arlen == arlen_q && arsize == arsize_q && arburst == arburst_q);
-      if (arvalid) begin
-        assert (32'(arlen) == Beats - 1 && Beats <= 256);
-        assert (arburst == 2'b01 && 32'(arsize) == $clog2(Bytes));
-        assert (32'(araddr[11:0]) + Beats * Bytes <= 4096);
-      end
+      if (arvalid) assert (32'(arlen) == Beats - 1 && Beats <= 256);
       assert (rready);
       // the counters
       assert (32'(p_queued) <= NB);

@@ -107,29 +107,13 @@ module kdopcd_v2_loader_props #(
   end
 
   // ---------------------------------------------------------------- properties
-  logic              ar_stall_q;
-  logic [ADDR_W-1:0] araddr_q;
-  logic [7:0]        arlen_q;
-  logic [2:0]        arsize_q;
-  logic [1:0]        arburst_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ar_stall_q <= 1'b0;
-    else         ar_stall_q <= arvalid && !arready;
-  end
-  always_ff @(posedge clk_i) begin
-    araddr_q  <= araddr;
-    arlen_q   <= arlen;
-    arsize_q  <= arsize;
-    arburst_q <= arburst;
-  end
+  kdopcd_axi_ar_props #(.ADDR_W(ADDR_W), .BYTES(Bytes)) u_ar_rules (
+    .clk_i, .rst_ni, .arvalid, .arready, .araddr, .arlen, .arsize, .arburst
+  );
   always_comb begin
     if (rst_ni) begin
-      if (ar_stall_q)
-        assert (arvalid && araddr == araddr_q && arlen == arlen_q && arsize == arsize_q && arburst == arburst_q);
       if (arvalid) begin
         assert (32'(arlen) < BURST_MAX);
-        assert (arburst == 2'b01 && 32'(arsize) == $clog2(Bytes));
-        assert (13'(araddr[11:0]) + ((13'(arlen) + 13'd1) << arsize) <= 13'd4096);
         assert (out_q == '0);  // one burst outstanding at most
       end
       assert (out_q <= 4'd1);
