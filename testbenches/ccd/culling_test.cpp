@@ -32,25 +32,11 @@ void put(ElementaryPoints& in, int slot, const std::vector<Vec3>& x0, const std:
   }
 }
 
-// Every non-adjacent VF and EE pair of the mesh over the motion x0 -> x1: each pair culled by the
-// feature-plane rule and not by the axes (and the axes' culls up to `verify_cap`) must have no
-// contact in exact arithmetic.
-void check_rules(const Mesh& grid, const std::vector<Vec3>& x0, const std::vector<Vec3>& x1, RuleCounts& counts,
-                 std::size_t verify_cap) {
-  const Topology T = Topology::of(grid.triangles, grid.vertices.size(), "grid");
-  auto judge = [&](ElementaryKind kind, const ElementaryPoints& in) {
-    ++counts.pairs;
-    const bool axes = relative_motion_apart_on_axes(kind, in);
-    const bool planes = relative_motion_apart_on_feature_planes(kind, in);
-    if (!axes && planes) ++counts.culled_planes;
-    if (axes) ++counts.culled_axes;
-    // Every pair the planes alone cull, and the axes' culls up to the cap.
-    if ((planes && !axes) || (axes && counts.verified < verify_cap)) {
-      ++counts.verified;
-      EXPECT_EQ(first_contact_exact_only(kind, in), kNoContact)
-          << "a rule culled a touching pair: axes " << axes << ", planes " << planes;
-    }
-  };
+// Calls judge(kind, points) for every vertex-face and edge-edge pair of T that shares no vertex,
+// over the motion x0 -> x1.
+template <class Judge>
+void for_each_nonadjacent_feature_pair(const Topology& T, const std::vector<Vec3>& x0, const std::vector<Vec3>& x1,
+                                       Judge&& judge) {
   for (std::uint32_t v = 0; v < T.vertex_count; ++v)
     for (const TriangleIndices& tri : T.triangles) {
       if (tri[0] == v || tri[1] == v || tri[2] == v) continue;
@@ -71,6 +57,28 @@ void check_rules(const Mesh& grid, const std::vector<Vec3>& x0, const std::vecto
       put(in, 3, x0, x1, f[1]);
       judge(ElementaryKind::EdgeEdge, in);
     }
+}
+
+// Every non-adjacent VF and EE pair of the mesh over the motion x0 -> x1: each pair culled by the
+// feature-plane rule and not by the axes (and the axes' culls up to `verify_cap`) must have no
+// contact in exact arithmetic.
+void check_rules(const Mesh& grid, const std::vector<Vec3>& x0, const std::vector<Vec3>& x1, RuleCounts& counts,
+                 std::size_t verify_cap) {
+  const Topology T = Topology::of(grid.triangles, grid.vertices.size(), "grid");
+  auto judge = [&](ElementaryKind kind, const ElementaryPoints& in) {
+    ++counts.pairs;
+    const bool axes = relative_motion_apart_on_axes(kind, in);
+    const bool planes = relative_motion_apart_on_feature_planes(kind, in);
+    if (!axes && planes) ++counts.culled_planes;
+    if (axes) ++counts.culled_axes;
+    // Every pair the planes alone cull, and the axes' culls up to the cap.
+    if ((planes && !axes) || (axes && counts.verified < verify_cap)) {
+      ++counts.verified;
+      EXPECT_EQ(first_contact_exact_only(kind, in), kNoContact)
+          << "a rule culled a touching pair: axes " << axes << ", planes " << planes;
+    }
+  };
+  for_each_nonadjacent_feature_pair(T, x0, x1, judge);
 }
 
 // The traversal with the rules against brute force (same rules) and, independently of any rule,
@@ -157,26 +165,7 @@ TEST(CcdCulling, TouchingAtTheStartIsAnExactContactAtZero) {
       EXPECT_EQ(first_contact_exact_only(kind, in), 0.0) << "kind " << int(kind);
     }
   };
-  for (std::uint32_t v = 0; v < T.vertex_count; ++v)
-    for (const TriangleIndices& tri : T.triangles) {
-      if (tri[0] == v || tri[1] == v || tri[2] == v) continue;
-      ElementaryPoints in{};
-      put(in, 0, x0, x1, v);
-      for (int c = 0; c < 3; ++c) put(in, 1 + c, x0, x1, tri[std::size_t(c)]);
-      judge(ElementaryKind::VertexFace, in);
-    }
-  for (std::size_t i = 0; i < T.edges.size(); ++i)
-    for (std::size_t j = i + 1; j < T.edges.size(); ++j) {
-      const EdgeIndices& e = T.edges[i];
-      const EdgeIndices& f = T.edges[j];
-      if (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
-      ElementaryPoints in{};
-      put(in, 0, x0, x1, e[0]);
-      put(in, 1, x0, x1, e[1]);
-      put(in, 2, x0, x1, f[0]);
-      put(in, 3, x0, x1, f[1]);
-      judge(ElementaryKind::EdgeEdge, in);
-    }
+  for_each_nonadjacent_feature_pair(T, x0, x1, judge);
   std::printf("pairs touching at the start %zu, decided exactly %zu\n", touching, std::min(touching, checked));
   EXPECT_GT(touching, 100u);
   // The traversal with the shortcut: every touching pair found, t* = 0, as brute force.
