@@ -82,6 +82,10 @@ SAT_LANE = Design(
         "k6-2,2,6-own0": dict(K=6, B=2, C=2, Z=6, OWN_FIRST=0, OWN_J0=0, OWN_J1=4, OWN_J2=2),
         "k24-2,2,2-own1": dict(K=24, B=2, C=2, Z=2, OWN_FIRST=1, OWN_J0=12, OWN_J1=11, OWN_J2=16),
         "k24-2,2,6-own0": dict(K=24, B=2, C=2, Z=6, OWN_FIRST=0, OWN_J0=0, OWN_J1=23, OWN_J2=4),
+        # Wide P': the DSP operand lowered to 2 bits so that -Phi has HI_W = C + 1 - 2 bits, as the
+        # default C = 18 has 2 (the 3:1 multiplexer) and C >= 19 has more (the shift-and-add).
+        "k6-2,3,3-lo2-own1": dict(K=6, B=2, C=3, Z=3, OWN_FIRST=1, OWN_J0=3, OWN_J1=1, OWN_J2=2, DSP_LO_W=2),
+        "k6-2,4,8-lo2-own0": dict(K=6, B=2, C=4, Z=8, OWN_FIRST=0, OWN_J0=0, OWN_J1=4, OWN_J2=2, DSP_LO_W=2),
     },
     quick="k6-2,2,2-own1",
     # ("param", name, value) sets a wrapper parameter; ("stuck", signal, value) ties one bit of the
@@ -93,6 +97,12 @@ SAT_LANE = Design(
         "lane-own-coefficient-bit": ("stuck", "u_lane.g_own[0].y0_q [0]", 0),
         "lane-sign-correction-bit": ("stuck", "u_lane.g_diff[1].sn_3 [0]", 0),
         "lane-last-adder-bit": ("stuck", "u_lane.g_diff[0].s_b_5 [1]", 0),
+        # the 3:1 multiplexer of v = (-Phi) x' (the default C = 18's branch) choosing x' for 2 x'
+        "lane-v-mux-bit": ("stuck", "u_lane.g_diff[0].g_term[1].v_2 [1]", 0,
+                           dict(C=3, Z=3, DSP_LO_W=2)),
+        # the shift-and-add of v (C >= 19's branch): one bit of its result stuck
+        "lane-v-add-bit": ("stuck", "u_lane.g_diff[1].g_term[0].v_2 [1]", 0,
+                           dict(C=4, Z=4, DSP_LO_W=2)),
     },
     # The induction step needs a window in which every pair in the lane entered after its start:
     # LAT + 2 steps. The base case must reach at least as deep, and past the first output (reset,

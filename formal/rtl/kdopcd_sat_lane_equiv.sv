@@ -26,6 +26,7 @@ module kdopcd_sat_lane_equiv #(
   parameter int OWN_J0    = 3,
   parameter int OWN_J1    = 1,
   parameter int OWN_J2    = 2,
+  parameter int DSP_LO_W  = 17,  // the lane's DSP operand bits: lowered to take its wide-P' branches
   parameter int MUTANT    = 0   // 0: none; 1: the specification drops the + 1 of diff2 (must fail)
 ) (
   input logic                   clk_i,
@@ -51,7 +52,8 @@ module kdopcd_sat_lane_equiv #(
   logic signed [DIFF_W-1:0] diff1_o, diff2_o;
 
   kdopcd_sat_lane #(
-    .K(K), .B(B), .C(C), .Z(Z), .OWN_FIRST(OWN_FIRST), .OWN_J0(OWN_J0), .OWN_J1(OWN_J1), .OWN_J2(OWN_J2)
+    .K(K), .B(B), .C(C), .Z(Z), .OWN_FIRST(OWN_FIRST), .OWN_J0(OWN_J0), .OWN_J1(OWN_J1), .OWN_J2(OWN_J2),
+    .DSP_LO_W(DSP_LO_W)
   ) u_lane (
     .clk_i, .rst_ni, .cfg_i, .valid_i, .coef_x_i, .coef_y_i, .jx_i, .px_i, .p_i,
     .valid_o, .diff1_o, .diff2_o, .verdict_o
@@ -226,7 +228,7 @@ module kdopcd_sat_lane_equiv #(
   // this wrapper's copy of the axis, which no run from reset reaches; asserting that they agree
   // makes the induction close. The probe wires are undriven here: the proof script connects them
   // to the lane's registers after flattening (Yosys 0.23 has no hierarchical references).
-  localparam int LO_W = C < 17 ? C : 17;
+  localparam int LO_W = C < DSP_LO_W ? C : DSP_LO_W;
   localparam int HI_W = (C + 1) - LO_W;
   logic [3:0]        probe_r_q0, probe_r_q1, probe_r_q2;
   logic              probe_sw_q0, probe_sw_q1, probe_sw_q2;

@@ -18,8 +18,8 @@
 //
 // A product P'x' with P' in [-2^C, 0] is split so that it takes one DSP slice (25 x 18 on
 // 7-series, 27 x 18 on UltraScale+): P' = Phi 2^LO + Plo with Plo = P'[LO-1:0] in [0, 2^LO)
-// (an 18-bit signed, non-negative DSP operand, LO = min(C, 17)) and Phi = P' >>> LO in
-// [-2^(C-LO), 0]. Phi x' 2^LO is subtracted as v 2^LO with v = (-Phi) x' (LUTs, no multiplier):
+// (an 18-bit signed, non-negative DSP operand, LO = min(C, DSP_LO_W), DSP_LO_W = 17) and
+// Phi = P' >>> LO in [-2^(C-LO), 0]. Phi x' 2^LO is subtracted as v 2^LO with v = (-Phi) x' (LUTs, no multiplier):
 // -Phi is at most 2^(C-LO), so when its top bit is set the others are clear, and for C <= 18
 // (HI_W <= 2) v is a 3:1 multiplexer of 0, x', 2x'.
 //
@@ -52,7 +52,12 @@ module kdopcd_sat_lane #(
   // that of direction 0 for K = 24.
   parameter int OWN_J0    = 12,
   parameter int OWN_J1    = 11,
-  parameter int OWN_J2    = 16
+  parameter int OWN_J2    = 16,
+  // The most bits of Plo one DSP operand takes: 17 (an 18-bit signed operand, 25 x 18 or 27 x 18
+  // slices). Synthesis keeps the default; the formal proof of the lane (docs/formal.md §2) lowers
+  // it so that the branches of wide P' (HI_W = 2 at the default C = 18, HI_W > 2 above) are taken
+  // at the small widths a solver can prove.
+  parameter int DSP_LO_W  = 17
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -75,7 +80,7 @@ module kdopcd_sat_lane #(
   localparam int J_W    = $clog2(K);
   localparam int HALF   = K / 2;
   localparam int E      = B + C - Z;
-  localparam int LO_W   = C < 17 ? C : 17;        // Plo bits: one 18-bit signed DSP operand
+  localparam int LO_W   = C < DSP_LO_W ? C : DSP_LO_W;  // Plo bits: one signed DSP operand
   localparam int HI_W   = (C + 1) - LO_W;         // bits of -Phi (unsigned), >= 1
   localparam int PROD_W = LO_W + 1 + COEF_W;      // Plo x' (signed)
   localparam int V_W    = COEF_W + HI_W - 1;      // v = (-Phi) x' (signed), |v| <= 2^(B+HI_W-1)
