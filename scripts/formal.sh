@@ -7,7 +7,7 @@
 #      among them), and the triangle unit's widths at v = m = 1 .. 28 and a few unequal (v, m);
 #      then the mutants at four widths per k and three (v, m), each of which must make a proof fail.
 #   2. The RTL (scripts/formal_rtl.py: Yosys, yosys-smtbmc, z3): the SAT lane equals Eq. 22 for
-#      every operand and input sequence (base case and k-induction, four configurations), the v2
+#      every operand and input sequence (base case and k-induction, six configurations), the v2
 #      engine's control properties (bounded, three configurations), the AXI4-Lite register block
 #      (k-induction), the command queue's front end and write-back and the loader (bounded),
 #      and their mutants.
