@@ -161,10 +161,13 @@ REGS = Design(
     top="kdopcd_v2_regs_props",
     probes=[("p_query", "u_regs.query_q")] + [(f"p_base{r}", f"u_regs.base_q[{r}]") for r in range(4)],
     # small: K = 6 (a short axis table), narrow M', T' and a 16-bit address (the bases truncated).
-    # The contract's defaults (K = 24, 32-bit addresses, ROT_W 26, TRANS_W 52) were tried: z3 did
-    # not finish the base case's step 2 in 5 minutes (docs/formal.md §4).
+    # contract: the contract's defaults (kdopcd_v2_pkg: K = 24, ROT_W 26, TRANS_W 52, 32-bit
+    # addresses, the engine's default sizes in the CONFIG words): about 11 minutes (docs/formal.md §4).
     configs={
         "small": dict(K=6, B=2, C=2, Z=2, V=2, M=2, ADDR_W=16),
+        "contract": dict(K=24, B=18, C=18, Z=18, V=24, M=24, ADDR_W=32, NODE_AW=18, TRI_AW=17,
+                         PENDING_DEPTH=1024, PAIRS_IN_FLIGHT=16, TRI_II=8, TRI_LAT=23, TRI_QUEUE=128,
+                         CONTACT_QUEUE=64),
     },
     quick="small",
     mutants={
