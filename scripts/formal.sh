@@ -9,8 +9,8 @@
 #   2. The RTL (scripts/formal_rtl.py: Yosys, yosys-smtbmc, z3): the SAT lane equals Eq. 22 for
 #      every operand and input sequence (base case and k-induction, six configurations), the v2
 #      engine's control properties (bounded, three configurations), the AXI4-Lite register block
-#      (k-induction, small and at the contract's defaults), the command queue's front end and write-back and the loader (bounded),
-#      and their mutants.
+#      (k-induction, small and at the contract's defaults), the command queue's front end and
+#      write-back and the loader (bounded), and their mutants.
 #   3. With --coq, Gappa's Coq certificates of the default widths (k = 24 at 18,18,18; the
 #      triangle unit at 24,24) are checked by coqc (Debian: libcoq-gappa; scripts/install-deps.sh
 #      --coq). (Where z > b+c, Gappa's Coq back-end cannot certify the tighter offset share:
