@@ -47,22 +47,11 @@ namespace {
 template <std::size_t M, std::size_t N>
 bool apart(const SweptTree& a, const std::array<std::uint32_t, M>& mine, const SweptTree& b,
            const std::array<std::uint32_t, N>& theirs) {
-  const int half = a.half();
-  for (int i = 0; i < half; ++i) {
-    float lo_a = std::numeric_limits<float>::infinity(), hi_a = -lo_a, lo_b = lo_a, hi_b = hi_a;
-    for (std::uint32_t v : mine) {
-      const float* d = a.vertex_dop(v);
-      lo_a = std::min(lo_a, d[i]);
-      hi_a = std::max(hi_a, d[half + i]);
-    }
-    for (std::uint32_t v : theirs) {
-      const float* d = b.vertex_dop(v);
-      lo_b = std::min(lo_b, d[i]);
-      hi_b = std::max(hi_b, d[half + i]);
-    }
-    if (lo_a > hi_b || lo_b > hi_a) return true;
-  }
-  return false;
+  std::array<const float*, M> x;
+  std::array<const float*, N> y;
+  for (std::size_t m = 0; m < M; ++m) x[m] = a.vertex_dop(mine[m]);
+  for (std::size_t n = 0; n < N; ++n) y[n] = b.vertex_dop(theirs[n]);
+  return dops_apart(a.half(), x, y);
 }
 
 // The same with the hull of `theirs` given: a leaf's k-DOP is exactly the hull of its triangle's
@@ -70,17 +59,9 @@ bool apart(const SweptTree& a, const std::array<std::uint32_t, M>& mine, const S
 // three and the same verdict comes out (a quarter of the leaf-pair time went into these hulls).
 template <std::size_t M>
 bool apart_from_hull(const SweptTree& a, const std::array<std::uint32_t, M>& mine, const float* hull) {
-  const int half = a.half();
-  for (int i = 0; i < half; ++i) {
-    float lo_a = std::numeric_limits<float>::infinity(), hi_a = -lo_a;
-    for (std::uint32_t v : mine) {
-      const float* d = a.vertex_dop(v);
-      lo_a = std::min(lo_a, d[i]);
-      hi_a = std::max(hi_a, d[half + i]);
-    }
-    if (lo_a > hull[half + i] || hull[i] > hi_a) return true;
-  }
-  return false;
+  std::array<const float*, M> x;
+  for (std::size_t m = 0; m < M; ++m) x[m] = a.vertex_dop(mine[m]);
+  return dops_apart(a.half(), x, std::array{hull});
 }
 
 void put(ElementaryPoints& in, int slot, const Motion& m, std::uint32_t v) {
