@@ -260,7 +260,9 @@ class Traversal {
 };
 
 // The front of tasks is widened breadth first to about this many tasks before they are handed to
-// TBB: a fixed figure, so that the work (and every counter) is the same for any number of threads.
+// TBB: a fixed figure, so that the traversal's work and its counters are the same for any number of
+// threads. Only exact_intervals is not: the dyadic search stops at the earliest time its own thread
+// has found so far, which depends on the order in which the threads ran the tasks.
 constexpr std::size_t kFrontTasks = 1024;
 
 CcdResult finish(std::vector<Collector>& parts) {
