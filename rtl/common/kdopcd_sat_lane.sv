@@ -19,9 +19,9 @@
 // A product P'x' with P' in [-2^C, 0] is split so that it takes one DSP slice (25 x 18 on
 // 7-series, 27 x 18 on UltraScale+): P' = Phi 2^LO + Plo with Plo = P'[LO-1:0] in [0, 2^LO)
 // (an 18-bit signed, non-negative DSP operand, LO = min(C, DSP_LO_W), DSP_LO_W = 17) and
-// Phi = P' >>> LO in [-2^(C-LO), 0]. Phi x' 2^LO is subtracted as v 2^LO with v = (-Phi) x' (LUTs, no multiplier):
-// -Phi is at most 2^(C-LO), so when its top bit is set the others are clear, and for C <= 18
-// (HI_W <= 2) v is a 3:1 multiplexer of 0, x', 2x'.
+// Phi = P' >>> LO in [-2^(C-LO), 0]. Phi x' 2^LO is subtracted as v 2^LO with v = (-Phi) x'
+// (LUTs, no multiplier): -Phi is at most 2^(C-LO), so when its top bit is set the others are
+// clear, and for C <= 18 (HI_W <= 2) v is a 3:1 multiplexer of 0, x', 2x'.
 //
 // The run-time selection x'[jX], x'[jX + K/2] is one K/2:1 multiplexer of the face pair
 // (x'[r], x'[r + K/2]), r = jX mod K/2, followed by a swap: half the inputs of two K:1
