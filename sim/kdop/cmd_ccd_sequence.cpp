@@ -6,6 +6,7 @@
 // --restructure R: refitted, then subtrees grown past R times their built size rebuilt).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <chrono>
@@ -124,13 +125,20 @@ void run_sequence(const SequenceArgs& args) {
         if (args.restructure > 0) rebuilt += t.tree->restructure(mm.motion, args.restructure);
       }
     };
-    update(main, m);
     std::optional<ccd::MovingMesh> o;
     if (other) {
       o = other->at(f);
       ccd::check_motion(*o, fmt::format("{} frames {}-{}", args.other, f, f + 1));
-      update(*other, *o);
     }
+    // The refit's parallel loops run on --threads threads too, as the queries do (their own arena).
+    auto update_all = [&] {
+      update(main, m);
+      if (other) update(*other, *o);
+    };
+    if (args.threads > 0)
+      tbb::task_arena(args.threads).execute(update_all);
+    else
+      update_all();
     const double update_seconds = seconds_since(t0);
     IntervalAnswer answer;
     if (self) answer.self = ccd::ccd_self(m, *main.tree, {.threads = args.threads});
@@ -207,7 +215,7 @@ void add_ccd_sequence_command(CLI::App& app) {
       ->check(finite_range(0, 1e6))
       ->capture_default_str();
   cmd->add_option("--k", args->k, "k of the swept k-DOPs")->check(k_values())->capture_default_str();
-  cmd->add_option("--threads", args->threads, "threads (0 = all cores)")->check(CLI::Range(0, 1024))->capture_default_str();
+  cmd->add_option("--threads", args->threads, "threads of the tree updates and the queries (0 = all cores)")->check(CLI::Range(0, 1024))->capture_default_str();
   cmd->add_option("--list", args->list, "feature pairs printed per interval")
       ->check(CLI::Range(std::size_t(0), std::size_t(kMaxCount)))
       ->capture_default_str();
