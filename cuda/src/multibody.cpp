@@ -75,9 +75,13 @@ void MultibodyWorld::set_poses(std::vector<Pose> poses) {
 std::vector<Aabb> MultibodyWorld::world_boxes() const {
   std::vector<Aabb> boxes(poses_.size());
   tbb::parallel_for(std::size_t(0), poses_.size(), [&](std::size_t o) {
-    const std::vector<Vec3> placed = place_vertices(mesh_of(o), poses_[o]);
-    Vec3 lo = placed.empty() ? poses_[o].translation : placed[0], hi = lo;
-    for (const Vec3& v : placed) {
+    // The vertices as place_vertices places them (place_vertex, the same doubles), without storing them.
+    const std::vector<Vec3>& vertices = mesh_of(o).vertices;
+    const Mat3 R = poses_[o].matrix();
+    const Vec3& t = poses_[o].translation;
+    Vec3 lo = vertices.empty() ? t : place_vertex(R, t, vertices[0]), hi = lo;
+    for (const Vec3& x : vertices) {
+      const Vec3 v = place_vertex(R, t, x);
       lo = lo.cwiseMin(v);
       hi = hi.cwiseMax(v);
     }

@@ -206,6 +206,19 @@ struct FrontLevel {
   unsigned long long split;
 };
 
+// The whole front of a query as one request to an executor that can run every level in one
+// launch (the device executor, for queries of few tasks: fused_front in narrow_pipeline.hpp):
+// level 0's `task_count` root pairs are in `a`; levels alternate between `a` and `b`.
+struct FusedFront {
+  FrontItem* a;
+  FrontItem* b;
+  FrontItem* units;
+  unsigned long long* unit_count;
+  unsigned long long task_count;
+  unsigned long long split;
+  int levels;
+};
+
 // The SAT of one DOP pair, axes in set-up order, first separating axis ends it (as the reference).
 struct FloatSat {
   const double* coefficients;
@@ -281,7 +294,7 @@ KDOPCD_HD inline bool descend_first(const NarrowView& v, const PairTask& t, std:
 
 KDOPCD_HD inline void emit_candidate(const NarrowView& v, std::uint32_t task, std::int32_t first_triangle,
                                      std::int32_t second_triangle) {
-  const unsigned long long slot = atomic_add(v.result_count, 1);
+  const unsigned long long slot = atomic_reserve_grouped(v.result_count, 1);
   if (slot < v.capacity) v.results[slot] = ResultEntry{task, std::uint32_t(first_triangle), std::uint32_t(second_triangle)};
 }
 
@@ -322,17 +335,18 @@ struct ExpandStep {
     std::uint64_t axis_tests = 0;
     const bool separated = make_sat<Sat>(v, task).separated(item.first, item.second, axis_tests);
     TaskCounters& counters = v.counters[item.task];
-    atomic_add(&counters.pair_tests, 1);
-    atomic_add(&counters.axis_tests, axis_tests);
-    atomic_add(&counters.node_visits, 2);
+    // Grouped: the threads of a level of one large task all add to the same counters.
+    atomic_add_grouped(&counters.pair_tests, 1);
+    atomic_add_grouped(&counters.axis_tests, axis_tests);
+    atomic_add_grouped(&counters.node_visits, 2);
     if (separated) return;
     if (na.is_leaf() && nb.is_leaf()) {
-      atomic_add(&counters.leaf_pairs, 1);
+      atomic_add_grouped(&counters.leaf_pairs, 1);
       emit_candidate(v, item.task, na.triangle(), nb.triangle());
       return;
     }
     // Post-order: the right child of inner node x is x - 1 (layout.hpp).
-    const unsigned long long slot = atomic_add(level.next_count, 2);
+    const unsigned long long slot = atomic_reserve_grouped(level.next_count, 2);
     if (descend_first(v, task, item.first, na, item.second, nb)) {
       level.next[slot] = FrontItem{item.task, na.left(), item.second};
       level.next[slot + 1] = FrontItem{item.task, item.first - 1, item.second};
@@ -442,8 +456,8 @@ struct TriangleStep {
       place_second_vertex(placement, x.c, b[c].c);
     }
     const TriangleVerdict verdict = triangles_intersect_filtered(a[0], a[1], a[2], b[0], b[1], b[2]);
-    if (verdict == TriangleVerdict::Intersect) v.contacts[atomic_add(v.contact_count, 1)] = e;
-    else if (verdict == TriangleVerdict::Undecided) v.undecided[atomic_add(v.undecided_count, 1)] = e;
+    if (verdict == TriangleVerdict::Intersect) v.contacts[atomic_reserve_grouped(v.contact_count, 1)] = e;
+    else if (verdict == TriangleVerdict::Undecided) v.undecided[atomic_reserve_grouped(v.undecided_count, 1)] = e;
   }
 };
 

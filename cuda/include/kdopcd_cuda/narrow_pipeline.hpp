@@ -16,7 +16,13 @@
 //   for_each_counted<Balance>(const unsigned long long* count, max, F)
 //                                                                   F(i) for i < *count <= max, where
 //                                                                   *count is only known to the executor
-//   known_count(const unsigned long long* count) -> std::optional   *count if reading it is free
+//   known_count(const unsigned long long* count) -> std::optional   *count if the executor can read
+//                                                                   it (the device executor: one
+//                                                                   8-byte copy, which waits for
+//                                                                   the launches before it)
+//   fused_front<Sat>(const NarrowView&, const FusedFront&) -> bool  every front level in one
+//                                                                   launch, if the executor can
+//                                                                   (else false: the level loop)
 //   download(buffer, n) -> std::vector<T>                          copies back (synchronizes)
 //   start_timer() / stop_timer() -> seconds                          the time between them
 //   kMaxStackWords                                                  the binary-stack widths compiled
@@ -113,7 +119,10 @@ class NarrowEngine {
                            w.tasks.get(),    w.placements.get(),      w.candidates.get(),
                            w.counts.get() + kCandidates, capacity,   w.contacts.get(),
                            w.counts.get() + kContacts,   w.undecided.get(), w.counts.get() + kUndecided};
-      exec_.template for_each_counted<Balance::Even>(w.counts.get() + kCandidates, capacity, TriangleStep{t});
+      const auto candidates = exec_.known_count(w.counts.get() + kCandidates);
+      const std::uint64_t triangle_items = candidates ? std::min<std::uint64_t>(*candidates, capacity) : capacity;
+      if (triangle_items > 0)
+        exec_.template for_each_counted<Balance::Even>(w.counts.get() + kCandidates, triangle_items, TriangleStep{t});
       const std::vector<unsigned long long> c = exec_.download(w.counts, kCounts);
       out.kernels += exec_.stop_timer();
       out.setup_status = c[kSetupStatus];
@@ -226,14 +235,28 @@ class NarrowEngine {
 
   // Level 0 holds the root pairs; each level expands its items into the next (ExpandStep) until a
   // level is empty or at least `split` wide, whose items then become the units, each traversed
-  // depth first by one thread (UnitStep).
+  // depth first by one thread (UnitStep). Where the executor can read a level's count, the loop
+  // stops at the first empty level and every launch is sized to its items: a query that separates
+  // at the roots costs one level, not the deepest path's launches.
   template <SatKind Sat, TraversalKind Traversal, int Words>
   void traverse(const NarrowQuery& q, const NarrowView& v, std::uint64_t task_count, const Fronts& f) {
+    unsigned long long* unit_count = f.counts + kUnits;
+    exec_.for_each(task_count, RootStep{v, f.a});
+    exec_.set_count(f.counts + kFrontA, task_count);
+    if (!exec_.template fused_front<Sat>(v, FusedFront{f.a, f.b, f.units, unit_count, task_count, q.split, q.levels}))
+      expand_levels<Sat>(q, v, f);
+    const auto units = exec_.known_count(unit_count);
+    if (units && *units == 0) return;
+    exec_.template for_each_counted<Balance::Uneven>(unit_count, units ? *units : f.capacity,
+                                                     UnitStep<Traversal, Sat, Words>{v, f.units});
+  }
+
+  // The front one level per launch (ExpandStep), from level 0 in f.a.
+  template <SatKind Sat>
+  void expand_levels(const NarrowQuery& q, const NarrowView& v, const Fronts& f) {
     unsigned long long* current_count = f.counts + kFrontA;
     unsigned long long* next_count = f.counts + kFrontB;
     unsigned long long* unit_count = f.counts + kUnits;
-    exec_.for_each(task_count, RootStep{v, f.a});
-    exec_.set_count(current_count, task_count);
     FrontItem* current = f.a;
     FrontItem* next = f.b;
     // Every level descends one node of one tree, so after `levels` levels every front is empty.
@@ -242,12 +265,11 @@ class NarrowEngine {
       if (known && *known == 0) break;
       exec_.zero(next_count, 1);
       const FrontLevel l{current, current_count, next, next_count, f.units, unit_count, q.split};
-      exec_.template for_each_counted<Balance::Even>(current_count, f.capacity, ExpandStep<Sat>{v, l});
+      exec_.template for_each_counted<Balance::Even>(current_count, known ? *known : f.capacity,
+                                                     ExpandStep<Sat>{v, l});
       std::swap(current, next);
       std::swap(current_count, next_count);
     }
-    exec_.template for_each_counted<Balance::Uneven>(unit_count, f.capacity,
-                                                     UnitStep<Traversal, Sat, Words>{v, f.units});
   }
 
   Exec& exec_;
