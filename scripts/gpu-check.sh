@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The GPU check, run on a machine with a GPU (CUDA driver, nvidia-smi, compute-sanitizer) from the
-# folder scripts/gpu-bundle.sh made, with nothing else installed: the GPU tests,
-# the GPU rows of the three-way comparison (bench compare_backends: the GPU against the reference on
-# this machine's cores), a look at where the GPU's time goes, and compute-sanitizer's racecheck and
-# memcheck, within 10 minutes at the steps' limits (a few minutes when every step passes).
+# folder scripts/gpu-bundle.sh made, with nothing else installed: the GPU tests, the GPU rows of
+# the three-way comparison (bench compare_backends: the GPU against the reference on this
+# machine's cores), a look at where the GPU's time goes, and compute-sanitizer's racecheck and
+# memcheck, within the steps' limits (335 s in all; summary.md and logs.tar.gz are rewritten after
+# every step, so a run stopped from outside keeps what it did).
 # Prints one summary table last. Writes into OUT (default ./gpu-check-out): compare.json (the rows,
 # for scripts/compare-backends.sh --gpu-json), summary.md, logs.tar.gz.
 # Usage: bash gpu-check.sh [OUT]
@@ -32,6 +33,21 @@ step() {
   elif [ "$rc" -ne 0 ]; then verdict="FAILED (exit $rc)"; failed=1; fi
   rows+=("| $name | $verdict | $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') |")
   echo "gpu-check: $name: $verdict" >&2
+  write_summary
+}
+
+# summary.md and logs.tar.gz, rewritten after every step: a run stopped from outside keeps them.
+write_summary() {
+  tar -czf "$out/logs.tar.gz" -C "$logs" .
+  {
+    echo "# GPU check: $gpu, $cores host cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo
+    echo "| step | result | seconds |"
+    echo "|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+    echo
+    if [ -s "$logs/compare.log" ]; then cat "$logs/compare.log"; fi
+  } >"$out/summary.md"
 }
 
 {
@@ -48,52 +64,31 @@ fi
 sanitizer="$(command -v compute-sanitizer || true)"
 [ -n "$sanitizer" ] || [ ! -x /usr/local/cuda/bin/compute-sanitizer ] || sanitizer=/usr/local/cuda/bin/compute-sanitizer
 
-# 1. The GPU tests (every device result against the host backend and the reference). The one Gpu
-#    test that checks the error without a device skips where there is one: it is left out.
-step gpu-tests 90 "$bin/cuda_tests" --gtest_filter='Gpu.*:-Gpu.CudaBackendWithoutDeviceIsAnInputError'
+# 1. The GPU tests (every device result against the host backend and the reference; the device
+#    set-up bit for bit against the host's). The one Gpu test that checks the error without a
+#    device skips where there is one: it is left out.
+step gpu-tests 45 "$bin/cuda_tests" --gtest_filter='Gpu*:SetupScene.Gpu*:-Gpu.CudaBackendWithoutDeviceIsAnInputError'
 if grep -q "SKIPPED \]" "$logs/gpu-tests.log"; then
   rows+=("| gpu-tests | FAILED: a GPU test skipped (see gpu-tests.log) | - |")
   failed=1
-fi
-# A hang would be the one-launch front's grid-wide barrier (docs/cuda.md §4.4): the rest of the
-# check then runs without it, so that its figures still come back.
-if printf '%s\n' "${rows[@]}" | grep -q "TIMED OUT"; then
-  export KDOPCD_FUSED_FRONT=0
-  rows+=("| (the rest without the one-launch front: KDOPCD_FUSED_FRONT=0) | - | - |")
 fi
 # 2. The comparison's GPU rows (and this host's reference rows beside them): the benchmark pairs in
 #    the four pose classes, three meshes against themselves overlapping (10^4 to 10^5 DOP pair
 #    tests), the multibody scenes. The per-pair reference and the one-thread host backend only up
 #    to the 4 096-cow scene. compare.json is rewritten after every row, so a step stopped by its
 #    limit keeps what it measured.
-step compare 200 "$bin/compare_backends" --meshes "$KDOPCD_MESH_DIR" --gpu --machine-name "$gpu, $cores host cores" \
+step compare 110 "$bin/compare_backends" --meshes "$KDOPCD_MESH_DIR" --gpu --machine-name "$gpu, $cores host cores" \
   --reference-max-pairs 25000 --one-thread-max-pairs 25000 --json "$out/compare.json"
 # 3. Where the GPU's time goes (not part of the verdict): `kdop multibody --frames` per-phase times
-#    of 4 096 cows at three front splits, with the explicit stack and the fixed SAT, of 32 768
-#    cows, and of the
-#    overlapping armadillo pair (front in one launch and one launch per level); the single cow
-#    and overlapping pairs with one launch per level; a kernel summary from Nsight Systems where
-#    it is installed. The reports are in logs.tar.gz.
+#    of 4 096 and 32 768 cows; a kernel summary from Nsight Systems where it is installed. The
+#    reports are in logs.tar.gz.
 explore() {
-  local k="$bin/kdop" d="$logs/explore"
+  local k="$bin/kdop" d="$logs/explore" n
   mkdir -p "$d"
-  "$k" multibody-scene --mesh "$KDOPCD_MESH_DIR/cow.off" --objects 4096 --density 4 --seed 1 -o "$d/cows4096.json" || return 1
-  printf '{"objects":[\n {"mesh":"%s","rotation":[1,0,0,0],"translation":[0,0,0]},\n {"mesh":"%s","rotation":[0.98,0,0.199,0],"translation":[0.05,0.02,0]}\n]}\n' \
-    "$KDOPCD_MESH_DIR/armadillo.off" "$KDOPCD_MESH_DIR/armadillo.off" >"$d/armadillo-pair.json"
-  local v
-  for v in "default:" "split262144:--split 262144" "split4194304:--split 4194304" "explicit:--traversal explicit" \
-           "fixed:--sat fixed"; do
-    "$k" multibody "$d/cows4096.json" --backend cuda --frames 6 ${v#*:} --json "$d/cows4096-${v%%:*}.json" || return 1
+  for n in 4096 32768; do
+    "$k" multibody-scene --mesh "$KDOPCD_MESH_DIR/cow.off" --objects "$n" --density 4 --seed 1 -o "$d/cows$n.json" || return 1
+    "$k" multibody "$d/cows$n.json" --backend cuda --frames 4 --json "$d/cows$n-phases.json" || return 1
   done
-  "$k" multibody-scene --mesh "$KDOPCD_MESH_DIR/cow.off" --objects 32768 --density 4 --seed 1 -o "$d/cows32768.json" || return 1
-  "$k" multibody "$d/cows32768.json" --backend cuda --frames 4 --json "$d/cows32768-default.json" || return 1
-  "$k" multibody "$d/armadillo-pair.json" --backend cuda --frames 6 --json "$d/armadillo-cuda.json" || return 1
-  KDOPCD_FUSED_FRONT=0 "$k" multibody "$d/armadillo-pair.json" --backend cuda --frames 6 \
-    --json "$d/armadillo-cuda-levels.json" || return 1
-  "$k" multibody "$d/armadillo-pair.json" --backend host --frames 6 --json "$d/armadillo-host.json" || return 1
-  # The single pairs with one launch per front level, beside the comparison's (one launch).
-  KDOPCD_FUSED_FRONT=0 "$bin/compare_backends" --meshes "$KDOPCD_MESH_DIR" --gpu --no-multibody --pair cow:cow \
-    --json "$d/pairs-levels.json" >"$d/pairs-levels.md" || return 1
   local nsys
   nsys="$(command -v nsys || ls /usr/local/cuda/bin/nsys 2>/dev/null || true)"
   if [ -n "$nsys" ]; then
@@ -104,29 +99,23 @@ explore() {
     echo "nsys not found" >"$d/nsys.txt"
   fi
 }
-step explore 60 bash -c "$(declare -f explore); bin='$bin' logs='$logs' KDOPCD_MESH_DIR='$KDOPCD_MESH_DIR' explore"
+step explore 20 bash -c "$(declare -f explore); bin='$bin' logs='$logs' KDOPCD_MESH_DIR='$KDOPCD_MESH_DIR' explore"
 
-# 4. compute-sanitizer on the small GPU tests and the single-pair queries (the one-launch front):
-#    shared-memory races (the one-launch front's block-shared level count; CUB's kernels), then
-#    out-of-bounds and misaligned accesses and leaks, last, as the slowest step.
-sanitized='Gpu.*Small*:Gpu.PairQueries*'
+# 4. compute-sanitizer: shared-memory races (CUB's kernels) on the small GPU tests, then
+#    out-of-bounds and misaligned accesses and leaks, last, as the slowest step (it instruments
+#    every kernel at its first launch): the single-pair queries and the moving scene (front,
+#    binary-stack units, triangles, set-up; both SATs), then every traversal's units.
 if [ -n "$sanitizer" ]; then
-  step racecheck 80 "$sanitizer" --tool racecheck --error-exitcode 1 "$bin/cuda_tests" --gtest_filter="$sanitized"
-  step memcheck 150 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 \
-    "$bin/cuda_tests" --gtest_filter="$sanitized"
+  step racecheck 50 "$sanitizer" --tool racecheck --error-exitcode 1 "$bin/cuda_tests" \
+    --gtest_filter='Gpu/SmallScene.*:Gpu.SmallFrames*:Gpu.PairQueries*'
+  step memcheck-pairs 60 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
+    --gtest_filter='Gpu.PairQueries*:Gpu.SmallFrames*'
+  step memcheck-traversals 50 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
+    --gtest_filter='Gpu/SmallScene.*'
 else
   rows+=("| memcheck / racecheck | NOT RUN: compute-sanitizer not found | - |")
   failed=1
 fi
-tar -czf "$out/logs.tar.gz" -C "$logs" .
-{
-  echo "# GPU check: $gpu, $cores host cores, $(date -u +%Y-%m-%dT%H:%MZ)"
-  echo
-  echo "| step | result | seconds |"
-  echo "|---|---|---|"
-  printf '%s\n' "${rows[@]}"
-  echo
-  if [ -s "$logs/compare.log" ]; then cat "$logs/compare.log"; fi
-} >"$out/summary.md"
+write_summary
 cat "$out/summary.md"
 exit "$failed"

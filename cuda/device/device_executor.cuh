@@ -3,18 +3,14 @@
 // launches on the default stream. Each step functor type has its kernels, with C names so that
 // the ptxas report (docs/cuda.md §6) reads plainly (StepKernels, declared with the macros below).
 // Counts that only the device knows (front levels, units, candidates) are read by the kernels
-// themselves; the host also reads each one (known_count: 8 bytes into pinned memory, waiting for
-// the launches before it) to stop at the first empty level and to size each launch to its items.
-// Without that every query paid the deepest path's launches of a grid sized for the largest front
-// (about 250 us on an H200 for a query that separates at the roots).
-#include <cooperative_groups.h>
+// themselves; the host reads some (known_count: 8 bytes into pinned memory, waiting for the
+// launches before it): the first front levels', to stop a query whose front dies early, and the
+// units' and candidates', to size those launches (narrow_pipeline.hpp, traverse).
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "device_common.cuh"
@@ -48,36 +44,7 @@ __device__ __forceinline__ void balanced(const F& step, const unsigned long long
   }
 }
 
-// The whole front of a query in one cooperative launch (FusedFront): every level's items are
-// expanded by the grid's threads, a grid-wide barrier between levels, until a level is empty or
-// at least `split` wide. level_counts[1..levels] are zero at the launch; level 0 holds
-// f.task_count items. Each block reads a level's count once (an atomic read at the L2, after the
-// barrier) and its threads take it from shared memory, so every thread of the grid sees the same
-// count and leaves the loop at the same level.
-template <SatKind Sat>
-__device__ __forceinline__ void fused_front(const NarrowView& v, const FusedFront& f, unsigned long long* level_counts) {
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  __shared__ unsigned long long level_size;
-  for (int level = 0; level < f.levels; ++level) {
-    if (threadIdx.x == 0) level_size = level == 0 ? f.task_count : atomicAdd(level_counts + level, 0ull);
-    __syncthreads();
-    const unsigned long long n = level_size;
-    if (n == 0) return;
-    const FrontLevel l{level % 2 ? f.b : f.a, &level_size, level % 2 ? f.a : f.b, level_counts + level + 1,
-                       f.units, f.unit_count, f.split};
-    const ExpandStep<Sat> step{v, l};
-    for (unsigned long long i = grid.thread_rank(); i < n; i += grid.size()) step(i);
-    if (n >= f.split) return;  // this level went to the units; the next is empty
-    grid.sync();
-    __syncthreads();  // every thread of the block has read level_size before thread 0 rewrites it
-  }
-}
-
 }  // namespace device
-
-// FusedFrontKernel<Sat>::kernel: the kernel of device::fused_front (defined with the other kernels).
-template <SatKind Sat>
-struct FusedFrontKernel;
 
 // StepKernels<F>::even(step, count, n) and/or ::uneven(step, count, next): the kernels of step F.
 template <class F>
@@ -107,9 +74,6 @@ struct StepKernels;
 class DeviceExecutor {
  public:
   static constexpr int kMaxStackWords = 1;
-  // Queries of at most this many tasks run their front in one cooperative launch (fused_front):
-  // their levels are narrow, and a launch per level cost more than the level's work.
-  static constexpr std::uint64_t kFusedFrontMaxTasks = 64;
   static constexpr std::size_t kDeviceHeapBytes = std::size_t(256) << 20;  // device malloc: dynamic stack
   template <class T>
   using Buffer = detail::DeviceBuffer<T>;
@@ -129,11 +93,6 @@ class DeviceExecutor {
     detail::check(cudaEventCreate(&stop_), "cudaEventCreate");
     detail::check(cudaMallocHost(&pinned_count_, sizeof *pinned_count_), "cudaMallocHost");
     alloc(next_, 1);
-    int cooperative = 0;
-    detail::check(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev), "cudaDeviceGetAttribute");
-    // KDOPCD_FUSED_FRONT=0 turns the one-launch front off (to compare, or should a driver refuse it).
-    const char* fused = std::getenv("KDOPCD_FUSED_FRONT");
-    fused_front_ = cooperative != 0 && !(fused && std::string(fused) == "0");
   }
   ~DeviceExecutor() {
     cudaEventDestroy(start_);
@@ -161,6 +120,7 @@ class DeviceExecutor {
     const unsigned long long v = value;
     detail::check(cudaMemcpy(p, &v, sizeof v, cudaMemcpyHostToDevice), "cudaMemcpy (count)");
   }
+  static constexpr bool kCheapCounts = false;  // reading one waits for the device
   // The count as the device has it once every launch before this call has finished.
   std::optional<unsigned long long> known_count(const unsigned long long* count) const {
     detail::check(cudaMemcpy(pinned_count_, count, sizeof *pinned_count_, cudaMemcpyDeviceToHost), "cudaMemcpy (count)");
@@ -177,35 +137,6 @@ class DeviceExecutor {
     float ms = 0;
     detail::check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
     return double(ms) * 1e-3;
-  }
-
-  // The front in one cooperative launch (all its blocks resident at once), for queries of few
-  // tasks; false (nothing launched) otherwise or if the launch is refused.
-  template <SatKind Sat>
-  bool fused_front(const NarrowView& v, const FusedFront& f) {
-    if (!fused_front_ || f.task_count > kFusedFrontMaxTasks || f.levels <= 0) return false;
-    const auto kernel = FusedFrontKernel<Sat>::kernel;
-    int per_sm = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(device::kBlock), 0) != cudaSuccess ||
-        per_sm <= 0) {
-      cudaGetLastError();
-      return false;
-    }
-    alloc(level_counts_, std::size_t(f.levels) + 1);
-    zero(level_counts_.get(), std::size_t(f.levels) + 1);
-    NarrowView view = v;
-    FusedFront front = f;
-    unsigned long long* counts = level_counts_.get();
-    void* args[] = {&view, &front, &counts};
-    // Two blocks per SM at most: the levels of a few tasks are narrow, and a grid-wide barrier
-    // over fewer blocks is quicker.
-    const dim3 grid(unsigned(std::min(per_sm, 2)) * unsigned(sms_)), block(device::kBlock);
-    if (cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid, block, args, 0, nullptr) !=
-        cudaSuccess) {
-      cudaGetLastError();  // refused before it ran: the level loop does the front
-      return false;
-    }
-    return true;
   }
 
   template <class F>
@@ -238,8 +169,6 @@ class DeviceExecutor {
   int sms_ = 1;
   cudaEvent_t start_{}, stop_{};
   unsigned long long* pinned_count_ = nullptr;  // page-locked: the count's copy needs no staging
-  bool fused_front_ = false;
-  Buffer<unsigned long long> level_counts_;     // fused_front's per-level counts
   Buffer<unsigned long long> next_;
 };
 

@@ -46,22 +46,6 @@ KDOPCD_UNEVEN_KERNEL(kdopcd_units_stackless_float, UnitStacklessFloat)
 KDOPCD_UNEVEN_KERNEL(kdopcd_units_stackless_fixed, UnitStacklessFixed)
 KDOPCD_UNEVEN_KERNEL(kdopcd_units_post_indexed_float, UnitPostIndexedFloat)
 KDOPCD_UNEVEN_KERNEL(kdopcd_units_post_indexed_fixed, UnitPostIndexedFixed)
-extern "C" __global__ void __launch_bounds__(device::kBlock)
-    kdopcd_front_fused_float(NarrowView v, FusedFront f, unsigned long long* level_counts) {
-  device::fused_front<SatKind::Float>(v, f, level_counts);
-}
-extern "C" __global__ void __launch_bounds__(device::kBlock)
-    kdopcd_front_fused_fixed(NarrowView v, FusedFront f, unsigned long long* level_counts) {
-  device::fused_front<SatKind::Fixed>(v, f, level_counts);
-}
-template <>
-struct FusedFrontKernel<SatKind::Float> {
-  static constexpr auto kernel = kdopcd_front_fused_float;
-};
-template <>
-struct FusedFrontKernel<SatKind::Fixed> {
-  static constexpr auto kernel = kdopcd_front_fused_fixed;
-};
 KDOPCD_EVEN_KERNEL(kdopcd_triangles, TriangleStep)
 KDOPCD_EVEN_KERNEL(kdopcd_axis_setup, SetupStep)
 

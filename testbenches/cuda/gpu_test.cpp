@@ -3,6 +3,9 @@
 // reason. The *Small* ones are what scripts/gpu-check.sh runs under compute-sanitizer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "cuda_test_util.hpp"
 #include "kdopcd/error.hpp"
 #include "kdopcd/pose_classes.hpp"
@@ -37,37 +40,47 @@ TEST(Gpu, GridBroadPhaseEqualsSortAndSweep) {
   EXPECT_GT(sweep.size(), 1000u);
 }
 
-// Every traversal, both SATs, the per-pair and the front split, and a candidate buffer too small
-// (the second run; binary and explicit stack): each equal to the host backend.
-TEST(Gpu, SmallSceneEqualsHost) {
+// Each traversal (one test each, so that compute-sanitizer's runs show their progress), both SATs,
+// the per-pair and the front split, and a candidate buffer too small (the second run; binary and
+// explicit stack): each equal to the host backend.
+class SmallScene : public testing::TestWithParam<TraversalKind> {};
+
+TEST_P(SmallScene, EqualsHost) {
   REQUIRE_GPU();
   REQUIRE_COW();
+  const TraversalKind traversal = GetParam();
   const MultibodyWorld world = test::cow_world(16, 6, 11);
-  for (TraversalKind traversal : all_traversals())
-    for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed})
-      for (std::uint64_t split : {0ull, 64ull})
-        for (std::uint64_t capacity : {0ull, 3ull}) {
-          // The two original traversals in every combination; the others once each (split 64,
-          // automatic capacity), which keeps this test short enough for compute-sanitizer.
-          const bool original = traversal == TraversalKind::BinaryStack || traversal == TraversalKind::ExplicitStack;
-          if (!original && (split != 64 || capacity != 0)) continue;
-          SCOPED_TRACE(std::string(to_string(traversal)) + " " + to_string(sat) + " split " + std::to_string(split) +
-                       " capacity " + std::to_string(capacity));
-          MultibodyOptions o;
-          o.traversal = traversal;
-          o.sat = sat;
-          o.split = split;
-          o.initial_capacity = capacity;
-          const MultibodyResult host = world.run(o);
-          ASSERT_GT(host.contacts, 0u);
-          o.backend = Backend::Cuda;
-          const MultibodyResult gpu = world.run(o);
-          expect_same(gpu, host);
-          if (capacity == 3) {
-            EXPECT_EQ(gpu.launches, 2);
-          }
+  for (SatBackend sat : {SatBackend::Float, SatBackend::Fixed})
+    for (std::uint64_t split : {0ull, 64ull})
+      for (std::uint64_t capacity : {0ull, 3ull}) {
+        // The two original traversals in every combination; the others once per SAT (split 64,
+        // automatic capacity), which keeps this test short enough for compute-sanitizer.
+        const bool original = traversal == TraversalKind::BinaryStack || traversal == TraversalKind::ExplicitStack;
+        if (!original && (split != 64 || capacity != 0)) continue;
+        SCOPED_TRACE(std::string(to_string(sat)) + " split " + std::to_string(split) + " capacity " +
+                     std::to_string(capacity));
+        MultibodyOptions o;
+        o.traversal = traversal;
+        o.sat = sat;
+        o.split = split;
+        o.initial_capacity = capacity;
+        const MultibodyResult host = world.run(o);
+        ASSERT_GT(host.contacts, 0u);
+        o.backend = Backend::Cuda;
+        const MultibodyResult gpu = world.run(o);
+        expect_same(gpu, host);
+        if (capacity == 3) {
+          EXPECT_EQ(gpu.launches, 2);
         }
+      }
 }
+
+INSTANTIATE_TEST_SUITE_P(Gpu, SmallScene, testing::ValuesIn(all_traversals()),
+                         [](const testing::TestParamInfo<TraversalKind>& info) {
+                           std::string name = to_string(info.param);
+                           std::replace(name.begin(), name.end(), '-', '_');  // gtest names: letters, digits, _
+                           return name;
+                         });
 
 TEST(Gpu, DeviceNarrowPhaseEqualsHost) {
   REQUIRE_GPU();

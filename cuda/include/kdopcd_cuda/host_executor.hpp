@@ -61,12 +61,9 @@ class HostExecutor {
     std::fill(p, p + n, T{});
   }
   void set_count(unsigned long long* p, std::uint64_t value) { *p = value; }
+  static constexpr bool kCheapCounts = true;  // counts are in host memory
   std::optional<unsigned long long> known_count(const unsigned long long* p) const { return *p; }
-  // The level loop is the host's front: it stops at the first empty level and costs no launches.
-  template <SatKind Sat>
-  bool fused_front(const NarrowView&, const FusedFront&) const {
-    return false;
-  }
+
   template <class T>
   std::vector<T> download(const Buffer<T>& b, std::size_t n) const {
     return std::vector<T>(b.get(), b.get() + n);

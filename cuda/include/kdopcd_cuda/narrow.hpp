@@ -206,19 +206,6 @@ struct FrontLevel {
   unsigned long long split;
 };
 
-// The whole front of a query as one request to an executor that can run every level in one
-// launch (the device executor, for queries of few tasks: fused_front in narrow_pipeline.hpp):
-// level 0's `task_count` root pairs are in `a`; levels alternate between `a` and `b`.
-struct FusedFront {
-  FrontItem* a;
-  FrontItem* b;
-  FrontItem* units;
-  unsigned long long* unit_count;
-  unsigned long long task_count;
-  unsigned long long split;
-  int levels;
-};
-
 // The SAT of one DOP pair, axes in set-up order, first separating axis ends it (as the reference).
 struct FloatSat {
   const double* coefficients;

@@ -20,9 +20,8 @@
 //                                                                   it (the device executor: one
 //                                                                   8-byte copy, which waits for
 //                                                                   the launches before it)
-//   fused_front<Sat>(const NarrowView&, const FusedFront&) -> bool  every front level in one
-//                                                                   launch, if the executor can
-//                                                                   (else false: the level loop)
+//   kCheapCounts                                                    whether known_count is free (host
+//                                                                   memory) or waits (device)
 //   download(buffer, n) -> std::vector<T>                          copies back (synchronizes)
 //   start_timer() / stop_timer() -> seconds                          the time between them
 //   kMaxStackWords                                                  the binary-stack widths compiled
@@ -235,41 +234,41 @@ class NarrowEngine {
 
   // Level 0 holds the root pairs; each level expands its items into the next (ExpandStep) until a
   // level is empty or at least `split` wide, whose items then become the units, each traversed
-  // depth first by one thread (UnitStep). Where the executor can read a level's count, the loop
-  // stops at the first empty level and every launch is sized to its items: a query that separates
-  // at the roots costs one level, not the deepest path's launches.
+  // depth first by one thread (UnitStep). Each launch is sized to a bound of its level's items.
+  // Where reading a count waits for the launches (the GPU), the first kReadLevels levels' counts
+  // are read, so that a query whose front dies there (most separated and near poses) stops at
+  // once; deeper levels are launched without waiting, each bounded by twice the previous bound
+  // (a level at most doubles), an empty one costing one launch. Waiting at every level made deep
+  // queries slower than those launches (a host round trip per level, on an H200).
+  static constexpr int kReadLevels = 4;
   template <SatKind Sat, TraversalKind Traversal, int Words>
   void traverse(const NarrowQuery& q, const NarrowView& v, std::uint64_t task_count, const Fronts& f) {
+    unsigned long long* current_count = f.counts + kFrontA;
+    unsigned long long* next_count = f.counts + kFrontB;
     unsigned long long* unit_count = f.counts + kUnits;
     exec_.for_each(task_count, RootStep{v, f.a});
-    exec_.set_count(f.counts + kFrontA, task_count);
-    if (!exec_.template fused_front<Sat>(v, FusedFront{f.a, f.b, f.units, unit_count, task_count, q.split, q.levels}))
-      expand_levels<Sat>(q, v, f);
+    exec_.set_count(current_count, task_count);
+    FrontItem* current = f.a;
+    FrontItem* next = f.b;
+    std::uint64_t bound = task_count;  // at least the current level's items
+    // Every level descends one node of one tree, so after `levels` levels every front is empty.
+    for (int level = 0; level < q.levels; ++level) {
+      if (Exec::kCheapCounts || level < kReadLevels) {
+        const auto known = exec_.known_count(current_count);
+        if (known) bound = *known;
+      }
+      if (bound == 0) break;
+      exec_.zero(next_count, 1);
+      const FrontLevel l{current, current_count, next, next_count, f.units, unit_count, q.split};
+      exec_.template for_each_counted<Balance::Even>(current_count, bound, ExpandStep<Sat>{v, l});
+      bound = std::min<std::uint64_t>(f.capacity, 2 * bound);
+      std::swap(current, next);
+      std::swap(current_count, next_count);
+    }
     const auto units = exec_.known_count(unit_count);
     if (units && *units == 0) return;
     exec_.template for_each_counted<Balance::Uneven>(unit_count, units ? *units : f.capacity,
                                                      UnitStep<Traversal, Sat, Words>{v, f.units});
-  }
-
-  // The front one level per launch (ExpandStep), from level 0 in f.a.
-  template <SatKind Sat>
-  void expand_levels(const NarrowQuery& q, const NarrowView& v, const Fronts& f) {
-    unsigned long long* current_count = f.counts + kFrontA;
-    unsigned long long* next_count = f.counts + kFrontB;
-    unsigned long long* unit_count = f.counts + kUnits;
-    FrontItem* current = f.a;
-    FrontItem* next = f.b;
-    // Every level descends one node of one tree, so after `levels` levels every front is empty.
-    for (int level = 0; level < q.levels; ++level) {
-      const auto known = exec_.known_count(current_count);
-      if (known && *known == 0) break;
-      exec_.zero(next_count, 1);
-      const FrontLevel l{current, current_count, next, next_count, f.units, unit_count, q.split};
-      exec_.template for_each_counted<Balance::Even>(current_count, known ? *known : f.capacity,
-                                                     ExpandStep<Sat>{v, l});
-      std::swap(current, next);
-      std::swap(current_count, next_count);
-    }
   }
 
   Exec& exec_;

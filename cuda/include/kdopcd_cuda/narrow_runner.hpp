@@ -62,9 +62,10 @@ struct NarrowOptions {
 inline constexpr int kMaxThreads = 1024;
 inline constexpr std::uint64_t kMaxInitialCapacity = std::uint64_t(1) << 24;
 inline constexpr std::uint64_t kHostSplitPerThread = 256;
-// The GPU's: on an H200, 4 096 cows (density 4) took 46.0, 24.3 and 19.8 ms of kernels per frame
-// at splits 2^16, 2^18 and 2^20 (scripts/gpu-check.sh, docs/cuda.md §11).
-inline constexpr std::uint64_t kDeviceSplit = std::uint64_t(1) << 20;
+// The GPU's: on an H200, 4 096 cows (density 4) took 46.0, 24.8, 20.3 and 9.4 ms of kernels per
+// frame at splits 2^16, 2^18, 2^20 and 2^22 (scripts/gpu-check.sh, docs/cuda.md §11): a wide
+// front keeps the GPU's threads in step where per-thread traversals diverge.
+inline constexpr std::uint64_t kDeviceSplit = std::uint64_t(1) << 22;
 inline constexpr std::uint64_t kMaxSplit = std::uint64_t(1) << 26;  // front buffers: 3 x 2 x 12 bytes per unit
 void validate(const NarrowOptions& options);  // throws InputError
 // The descent rule the traversal follows: DescentRule::Larger (volume) for the dynamic stack,
