@@ -14,6 +14,7 @@
 #include "kdopcd/query_setup.hpp"
 #include "kdopcd/sat_fixed.hpp"
 #include "kdopcd/tri_tri.hpp"
+#include "kdopcd_cuda/contact_grouping.hpp"
 
 namespace kdopcd::cuda {
 
@@ -285,55 +286,8 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   });
   for (std::size_t u = 0; u < hit.size(); ++u)
     if (hit[u]) contacts.push_back(narrow.undecided[u]);
-  // Grouped by task with a counting sort on every thread (each thread counts and then places the
-  // contacts of its own slice), then each task's contacts sorted as 64-bit keys (first triangle
-  // high, second low: the order of ContactPair) and written once into a vector of its size.
-  // Pushing into growing vectors on one thread took most of this phase.
-  const std::size_t m = contacts.size();
-  const std::size_t slices = std::max<std::size_t>(1, std::min<std::size_t>(std::size_t(arena.max_concurrency()), m / 4096));
-  const auto slice_begin = [&](std::size_t c) { return m * c / slices; };
-  std::vector<std::uint32_t> count(slices * n, 0);  // count[c * n + task]: contacts of task in slice c
-  std::vector<std::uint64_t> start(n + 1, 0);
-  std::vector<std::uint64_t> keys(m);
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-      for (std::size_t j = slice_begin(c); j < slice_begin(c + 1); ++j) ++count[c * n + contacts[j].pair];
-    });
-    tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
-      std::uint64_t total = 0;
-      for (std::size_t c = 0; c < slices; ++c) total += count[c * n + i];
-      start[i + 1] = total;
-    });
-  });
-  for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
-  arena.execute([&] {
-    // Slice c's contacts of task i go after slices 0..c-1's: count becomes each slice's cursor.
-    tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
-      std::uint64_t at = start[i];
-      for (std::size_t c = 0; c < slices; ++c) {
-        const std::uint32_t here = count[c * n + i];
-        count[c * n + i] = std::uint32_t(at - start[i]);
-        at += here;
-      }
-    });
-    tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
-      for (std::size_t j = slice_begin(c); j < slice_begin(c + 1); ++j) {
-        const ResultEntry& e = contacts[j];
-        keys[start[e.pair] + count[c * n + e.pair]++] = std::uint64_t(e.first_triangle) << 32 | e.second_triangle;
-      }
-    });
-  });
-  out.contacts.assign(n, {});
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
-      if (start[i] == start[i + 1]) return;
-      const auto first = keys.begin() + std::ptrdiff_t(start[i]), last = keys.begin() + std::ptrdiff_t(start[i + 1]);
-      std::sort(first, last);
-      std::vector<ContactPair>& list = out.contacts[i];
-      list.reserve(std::size_t(last - first));
-      for (auto k = first; k != last; ++k) list.push_back({std::uint32_t(*k >> 32), std::uint32_t(*k)});
-    });
-  });
+  // Then every task's contacts grouped and sorted (on the query's threads).
+  arena.execute([&] { out.contacts = group_contacts_by_task(contacts, n); });
   out.exact = seconds_since(t0);
   return out;
 }

@@ -63,7 +63,6 @@ class HostExecutor {
   void set_count(unsigned long long* p, std::uint64_t value) { *p = value; }
   static constexpr bool kCheapCounts = true;  // counts are in host memory
   std::optional<unsigned long long> known_count(const unsigned long long* p) const { return *p; }
-
   template <class T>
   std::vector<T> download(const Buffer<T>& b, std::size_t n) const {
     return std::vector<T>(b.get(), b.get() + n);
