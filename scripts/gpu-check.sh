@@ -3,7 +3,7 @@
 # folder scripts/gpu-bundle.sh made, with nothing else installed: the GPU tests, the GPU rows of
 # the three-way comparison (bench compare_backends: the GPU against the reference on this
 # machine's cores), a look at where the GPU's time goes, and compute-sanitizer's racecheck and
-# memcheck, within the steps' limits (335 s in all; summary.md and logs.tar.gz are rewritten after
+# memcheck, within the steps' limits (465 s in all; summary.md and logs.tar.gz are rewritten after
 # every step, so a run stopped from outside keeps what it did).
 # Prints one summary table last. Writes into OUT (default ./gpu-check-out): compare.json (the rows,
 # for scripts/compare-backends.sh --gpu-json), summary.md, logs.tar.gz.
@@ -110,7 +110,7 @@ if [ -n "$sanitizer" ]; then
     --gtest_filter='Gpu/SmallScene.*:Gpu.SmallFrames*:Gpu.PairQueries*'
   step memcheck-pairs 60 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
     --gtest_filter='Gpu.PairQueries*:Gpu.SmallFrames*'
-  step memcheck-traversals 50 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
+  step memcheck-traversals 180 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
     --gtest_filter='Gpu/SmallScene.*'
 else
   rows+=("| memcheck / racecheck | NOT RUN: compute-sanitizer not found | - |")
