@@ -3,7 +3,7 @@
 # folder scripts/gpu-bundle.sh made, with nothing else installed: the GPU tests, the GPU rows of
 # the three-way comparison (bench compare_backends: the GPU against the reference on this
 # machine's cores), a look at where the GPU's time goes, and compute-sanitizer's racecheck and
-# memcheck, within the steps' limits (465 s in all; summary.md and logs.tar.gz are rewritten after
+# memcheck, within the steps' limits (485 s in all; summary.md and logs.tar.gz are rewritten after
 # every step, so a run stopped from outside keeps what it did).
 # Prints one summary table last. Writes into OUT (default ./gpu-check-out): compare.json (the rows,
 # for scripts/compare-backends.sh --gpu-json), summary.md, logs.tar.gz.
@@ -80,7 +80,7 @@ fi
 step compare 110 "$bin/compare_backends" --meshes "$KDOPCD_MESH_DIR" --gpu --machine-name "$gpu, $cores host cores" \
   --reference-max-pairs 25000 --one-thread-max-pairs 25000 --json "$out/compare.json"
 # 3. Where the GPU's time goes (not part of the verdict): `kdop multibody --frames` per-phase times
-#    of 4 096 and 32 768 cows; a kernel summary from Nsight Systems where it is installed. The
+#    of 4 096 and 32 768 cows, the latter also at splits 2^24 and 2^26; a kernel summary from Nsight Systems where it is installed. The
 #    reports are in logs.tar.gz.
 explore() {
   local k="$bin/kdop" d="$logs/explore" n
@@ -88,6 +88,12 @@ explore() {
   for n in 4096 32768; do
     "$k" multibody-scene --mesh "$KDOPCD_MESH_DIR/cow.off" --objects "$n" --density 4 --seed 1 -o "$d/cows$n.json" || return 1
     "$k" multibody "$d/cows$n.json" --backend cuda --frames 4 --json "$d/cows$n-phases.json" || return 1
+  done
+  # 32 768 cows outgrow the default split (2^22): wider fronts, for the next choice of default.
+  local split
+  for split in 16777216 67108864; do
+    "$k" multibody "$d/cows32768.json" --backend cuda --frames 3 --split "$split" \
+      --json "$d/cows32768-split$split.json" || return 1
   done
   local nsys
   nsys="$(command -v nsys || ls /usr/local/cuda/bin/nsys 2>/dev/null || true)"
@@ -99,7 +105,7 @@ explore() {
     echo "nsys not found" >"$d/nsys.txt"
   fi
 }
-step explore 20 bash -c "$(declare -f explore); bin='$bin' logs='$logs' KDOPCD_MESH_DIR='$KDOPCD_MESH_DIR' explore"
+step explore 40 bash -c "$(declare -f explore); bin='$bin' logs='$logs' KDOPCD_MESH_DIR='$KDOPCD_MESH_DIR' explore"
 
 # 4. compute-sanitizer: shared-memory races (CUB's kernels) on the small GPU tests, then
 #    out-of-bounds and misaligned accesses and leaks, last, as the slowest step (it instruments
