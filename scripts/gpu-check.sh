@@ -80,8 +80,8 @@ fi
 step compare 110 "$bin/compare_backends" --meshes "$KDOPCD_MESH_DIR" --gpu --machine-name "$gpu, $cores host cores" \
   --reference-max-pairs 25000 --one-thread-max-pairs 25000 --json "$out/compare.json"
 # 3. Where the GPU's time goes (not part of the verdict): `kdop multibody --frames` per-phase times
-#    of 4 096 and 32 768 cows, the latter also at splits 2^24 and 2^26; a kernel summary from Nsight Systems where it is installed. The
-#    reports are in logs.tar.gz.
+#    of 4 096 and 32 768 cows, the latter also at splits 2^24 and 2^26; a kernel summary from Nsight
+#    Systems where it is installed. The reports are in logs.tar.gz.
 explore() {
   local k="$bin/kdop" d="$logs/explore" n
   mkdir -p "$d"
