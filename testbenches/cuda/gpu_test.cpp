@@ -1,6 +1,7 @@
 // GPU tests: every device result against the host backend (the same steps on CPU threads) and the
 // reference. Without a usable GPU (no driver: cudaGetDeviceCount returns 35) they skip with the
-// reason. The *Small* ones are what scripts/gpu-check.sh runs under compute-sanitizer.
+// reason. scripts/gpu-check.sh runs them, and the pair, moving-scene and small-scene ones under
+// compute-sanitizer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
