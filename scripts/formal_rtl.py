@@ -222,7 +222,7 @@ CMDQ = Design(
 WDMA = Design(
     name="wdma",
     files=[RTL / "common" / "kdopcd_format_pkg.sv", RTL / "common" / "kdopcd_v2_pkg.sv",
-           RTL / "v2" / "kdopcd_v2_wdma.sv", FORMAL / "kdopcd_v2_wdma_props.sv"],
+           RTL / "v2" / "kdopcd_v2_wdma.sv", FORMAL / "kdopcd_axi_ar_props.sv", FORMAL / "kdopcd_v2_wdma_props.sv"],
     top="kdopcd_v2_wdma_props",
     probes=[("p_count", "u_wdma.count_q"), ("p_aw_count", "u_wdma.aw_count_q")],
     # 512-bit beats: 8 contacts a beat, a completion record of 2 beats; a beat FIFO and an AW
@@ -239,6 +239,8 @@ WDMA = Design(
         # the AW queue never popped (AWREADY not seen): the first AW sent again, the next
         # bursts' AWs never (the class of the W-before-AW defect, docs/formal.md §5)
         "aw-never-popped": ("stuck", "u_wdma.m_axi_awready_i", 0),
+        # a completion record across 4 KiB sent as one burst (the defect the split removes)
+        "record-across-4k-not-split": ("stuck", "u_wdma.g_engine[0].split", 0),
     },
     base_depth=12,
     induction_depth=None,

@@ -5,13 +5,15 @@
 //
 // Environment, as the top drives the block: reset low in the first clock; a query starts on an
 // engine only while room_o and the engine runs no query; done_i only for an engine that runs one
-// (then it runs none); contacts only from an engine that runs a query, not in its done_i clock.
+// (then it runs none); contacts only from an engine that runs a query, not in its done_i clock;
+// the contact buffer and the completion record beat-aligned (the descriptor contract).
 // The slave: AWREADY, WREADY, BVALID, BRESP free in every clock, so it may take a burst's W beats
 // before, with or after its AW (AXI4 allows each) and hold AWREADY low for any time.
 // Properties:
 //   - AXI4 write master: AWVALID held until AWREADY, the AW payload stable while stalled, INCR
-//     bursts of full-width beats; WVALID held until WREADY, W payload and WLAST stable while
-//     stalled;
+//     bursts of full-width beats, no burst across a 4 KiB boundary (the read masters' rules module,
+//     kdopcd_axi_ar_props, on the AW channel); WVALID held until WREADY, W payload and WLAST
+//     stable while stalled;
 //   - the bursts pair up: the n-th W burst (its beats up to WLAST; n chosen by the solver) has
 //     exactly AWLEN + 1 beats of the n-th AW taken;
 //   - no AW is lost: while more W bursts have begun than AWs were taken, AWVALID is high (so the
@@ -84,6 +86,7 @@ module kdopcd_v2_wdma_props #(
     if (rst_ni) begin
       for (int e = 0; e < ENGINES; e++) begin
         if (start_i[e]) assume (room && !running_q[e] && !done_i[e] && !contact_valid_i[e]);
+        if (start_i[e]) assume (contact_base_i % Bytes == 0 && completion_base_i % Bytes == 0);
         if (done_i[e]) assume (running_q[e] && !contact_valid_i[e]);
         if (contact_valid_i[e]) assume (running_q[e]);
       end
@@ -131,29 +134,23 @@ module kdopcd_v2_wdma_props #(
     end
   end
 
-  // past values
-  logic             aw_stall_q, w_stall_q;
-  logic [63:0]      awaddr_q;
-  logic [7:0]       awlen_q;
-  logic [2:0]       awsize_q;
-  logic [1:0]       awburst_q;
+  // The AW channel's master rules: those of an AR channel (stable while stalled, INCR full-width
+  // bursts, none across 4 KiB).
+  kdopcd_axi_ar_props #(.ADDR_W(64), .BYTES(Bytes)) u_aw_rules (
+    .clk_i, .rst_ni, .arvalid(awvalid), .arready(awready), .araddr(awaddr), .arlen(awlen), .arsize(awsize),
+    .arburst(awburst)
+  );
+
+  // past values of W
+  logic             w_stall_q;
   logic [DMA_W-1:0] wdata_q;
   logic [Bytes-1:0] wstrb_q;
   logic             wlast_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      aw_stall_q <= 1'b0;
-      w_stall_q  <= 1'b0;
-    end else begin
-      aw_stall_q <= awvalid && !awready;
-      w_stall_q  <= wvalid && !wready;
-    end
+    if (!rst_ni) w_stall_q <= 1'b0;
+    else         w_stall_q <= wvalid && !wready;
   end
   always_ff @(posedge clk_i) begin
-    awaddr_q  <= awaddr;
-    awlen_q   <= awlen;
-    awsize_q  <= awsize;
-    awburst_q <= awburst;
     wdata_q   <= wdata;
     wstrb_q   <= wstrb;
     wlast_q   <= wlast;
@@ -162,10 +159,7 @@ module kdopcd_v2_wdma_props #(
   // ---------------------------------------------------------------- properties
   always_comb begin
     if (rst_ni) begin
-      if (aw_stall_q)
-        assert (awvalid && awaddr == awaddr_q && awlen == awlen_q && awsize == awsize_q && awburst == awburst_q);
       if (w_stall_q) assert (wvalid && wdata == wdata_q && wstrb == wstrb_q && wlast == wlast_q);
-      if (awvalid) assert (awburst == 2'b01 && 32'(awsize) == $clog2(Bytes));
       // the n-th W burst has the n-th AW's AWLEN + 1 beats
       if (got_aw_q && got_w_q) assert (w_len_n_q == aw_len_n_q);
       // no AW lost: an AW owed for a W burst begun is offered (held by the rule above)

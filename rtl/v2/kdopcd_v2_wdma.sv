@@ -7,7 +7,9 @@
 //   - a contact taken from engine e's stream in t joins e's current beat; the beat that it fills
 //     is queued in t, one burst of one beat at CONTACT_BASE + DMA_W/8 * (beat index);
 //   - in the clock after e's DONE (done_i[e]) its last partial beat (byte strobes for its
-//     contacts) and its completion record (CPL_BEATS beats at COMPLETION_BASE) are queued;
+//     contacts) and its completion record (CPL_BEATS beats at COMPLETION_BASE) are queued: one
+//     burst, or one burst per beat where the record would cross a 4 KiB boundary (AXI4 forbids a
+//     burst across one; the contract makes the bases beat-aligned, so a beat never crosses);
 //   - a burst queued in t puts its address and length into the AW queue and its beats into the
 //     beat FIFO, both in queueing order. The AW and W channels are independent (AXI4 lets the
 //     slave take W beats before, with or after their AW): the AW channel offers the AW queue's
@@ -73,7 +75,7 @@ module kdopcd_v2_wdma #(
   localparam int Bytes    = DMA_W / 8;
   localparam int Slots    = 1 + CplBeats;       // beats one engine queues in one clock, at most
   localparam int Pushes   = ENGINES * Slots;    // all engines
-  localparam int Bursts   = 2 * ENGINES;       // bursts all engines queue in one clock, at most
+  localparam int Bursts   = Pushes;            // bursts all engines queue in one clock, at most (a split record)
   localparam int NW       = $clog2(Pushes + 1);
   localparam int BeatBits = 2 + Bytes + DMA_W;  // $bits(beat_t), which Yosys 0.23 does not take
   localparam int HdrBits  = 8 + AW;             // $bits(burst_t)
@@ -127,13 +129,15 @@ module kdopcd_v2_wdma #(
   logic [Pushes-1:0]          slot_valid;
   logic [Pushes-1:0]          slot_first;  // the slot's beat starts a burst
   for (genvar e = 0; e < ENGINES; e++) begin : g_engine
-    logic                        take, full_beat, partial;
+    logic                        take, full_beat, partial, split;
     logic [CplBeats*DMA_W-1:0]   record;
     logic [DMA_W-1:0]            data;
     logic [Bytes-1:0]            strb;
     assign take      = contact_valid_i[e] && contact_ready_o[e];
     assign full_beat = take && contacts_q[e] < capacity_q[e] && 32'(packed_q[e]) == PerBeat - 1;
     assign partial   = done_i[e] && packed_q[e] != '0;
+    // The record crosses a 4 KiB boundary: each of its beats is a burst of its own.
+    assign split     = 13'(completion_base_q[e][11:0]) + 13'(CplBeats * Bytes) > 13'd4096;
     // The completion record (kdopcd_contract/command_queue.hpp): tag, status, the counters.
     always_comb begin
       record         = '0;
@@ -155,10 +159,11 @@ module kdopcd_v2_wdma #(
     assign slot_first[e*Slots] = 1'b1;
     for (genvar b = 0; b < CplBeats; b++) begin : g_record
       assign slot_beat[(e*Slots + 1 + b)*BeatBits +: BeatBits] =
-          {b == CplBeats - 1, b == CplBeats - 1, {Bytes{1'b1}}, record[b*DMA_W +: DMA_W]};
-      assign slot_hdr[(e*Slots + 1 + b)*HdrBits +: HdrBits] = {8'(CplBeats - 1), completion_base_q[e]};
+          {split || b == CplBeats - 1, b == CplBeats - 1, {Bytes{1'b1}}, record[b*DMA_W +: DMA_W]};
+      assign slot_hdr[(e*Slots + 1 + b)*HdrBits +: HdrBits] =
+          split ? {8'd0, completion_base_q[e] + AW'(b * Bytes)} : {8'(CplBeats - 1), completion_base_q[e]};
       assign slot_valid[e*Slots + 1 + b] = done_i[e];
-      assign slot_first[e*Slots + 1 + b] = b == 0;
+      assign slot_first[e*Slots + 1 + b] = split || b == 0;
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -3,7 +3,7 @@
 // with --assert; a violation prints "%Error: ... Assertion failed in <hier>.<label>".
 //
 // Master side (checked on the DUT): AWVALID held until AWREADY and the AW payload stable while
-//   stalled, INCR bursts of full-width beats; WVALID held until WREADY and the W payload stable
+//   stalled, INCR bursts of full-width beats, no burst crossing a 4 KiB boundary; WVALID held until WREADY and the W payload stable
 //   while stalled; the n-th W burst (its beats up to WLAST) has exactly AWLEN + 1 beats of the n-th
 //   AW, whichever of the two channels runs ahead (AXI4 lets the slave take W before its AW).
 // Slave side (checked on the memory model): BVALID held until BREADY.
@@ -48,6 +48,8 @@ module kdopcd_axi_write_checker #(
   logic           pair;
   logic [7:0]     aw_head_len, w_head_len;
   assign pair        = aw_count_q != '0 && w_count_q != '0;
+  logic [12:0] burst_end;  // the AW's burst end within its 4 KiB page
+  assign burst_end = 13'({1'b0, m_axi_awaddr_o[11:0]}) + 13'((13'(m_axi_awlen_o) + 13'd1) << m_axi_awsize_o);
   assign aw_head_len = aw_len_q[aw_head_q];
   assign w_head_len  = w_len_q[w_head_q];
 
@@ -91,6 +93,9 @@ module kdopcd_axi_write_checker #(
       m_axi_awvalid_o |-> (m_axi_awburst_o == 2'b01 && m_axi_awsize_o == FullSize))
     else $error("AXI write: not an INCR burst of full-width beats (AWBURST %0d, AWSIZE %0d)",
                 m_axi_awburst_o, m_axi_awsize_o);
+  a_aw_4k: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      m_axi_awvalid_o |-> (burst_end <= 13'd4096))
+    else $error("AXI write: burst at 0x%0h, AWLEN %0d crosses a 4 KiB boundary", m_axi_awaddr_o, m_axi_awlen_o);
   // ---- W (master) ----
   a_wvalid_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
       (m_axi_wvalid_o && !m_axi_wready_i) |=> m_axi_wvalid_o)

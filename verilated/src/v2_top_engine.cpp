@@ -112,6 +112,8 @@ std::vector<V2QueueResult> simulate_v2_queue(const DopTree& first, const DopTree
   ensure_loaded(e, first, second, p);
   if (link.aw_delay_max < 0 || !(link.w_ready_probability > 0 && link.w_ready_probability <= 1))
     throw InputError("rtl v2 engine: the write slave needs an AWREADY delay >= 0 and 0 < WREADY probability <= 1");
+  if (link.completion_page_offset >= 4096 || link.completion_page_offset % std::uint32_t(c2::queue::kBeatBytes) != 0)
+    throw InputError("rtl v2 engine: a completion record's page offset must be a multiple of the DMA beat below 4096");
   e.h.dma.set_link(driver::DmaLinkParams{link.read_latency, link.write_latency, link.beats_per_cycle,
                                          link.cycles_per_beat, link.error_descriptor, link.free_write_slave,
                                          link.aw_delay_max, link.w_ready_probability, link.seed});
@@ -133,8 +135,8 @@ std::vector<V2QueueResult> simulate_v2_queue(const DopTree& first, const DopTree
     q.contact_capacity = contact_capacity;
     q.contact_base = next_buffer;
     next_buffer += (std::uint64_t(contact_capacity) * 8 + 4095) / 4096 * 4096;
-    q.completion_base = next_buffer;
-    next_buffer += 4096;
+    q.completion_base = next_buffer + link.completion_page_offset;
+    next_buffer += 8192;  // the record may reach into the next page
     q.descriptor = driver::v2::make_descriptor(program, {std::uint64_t(i), q.contact_base, contact_capacity,
                                                         q.completion_base});
     queries.push_back(std::move(q));

@@ -313,8 +313,8 @@ class AxiMemory {
 // before, with or after their AW. The slave buffers the W bursts (delimited by WLAST) and writes
 // each with its AW, in order, once both are in; it is visible write_latency ticks after that.
 // The master's side of the write channels is checked in both modes (protocol_errors): AWVALID and
-// WVALID held until taken with their payload stable, AWSIZE full width, INCR, every burst with
-// AWLEN + 1 beats and WLAST on its last.
+// WVALID held until taken with their payload stable, AWSIZE full width, INCR, no burst across a
+// 4 KiB boundary (reads too), every burst with AWLEN + 1 beats and WLAST on its last.
 struct DmaLinkParams {
   int read_latency = 0, write_latency = 0;
   int beats_per_cycle = 1, cycles_per_beat = 1;  // the link's rate: bpc / cpb beats per clock (<= 1)
@@ -415,6 +415,7 @@ class DmaMemory {
       ar_.address = detail::low64(top.m_dma_araddr_o);
       ar_.beats = int(top.m_dma_arlen_o) + 1;
       if (int(top.m_dma_arsize_o) != clog2(bus_bytes_) || int(top.m_dma_arburst_o) != 1) ++protocol_errors;
+      if (crosses_4k(ar_.address, ar_.beats)) ++protocol_errors;
     }
     r_hs_ = r_valid_ && top.m_dma_rready_o;
     // AW: the master's rules, then the handshake (the linked slave's AWREADY is always high)
@@ -423,6 +424,7 @@ class DmaMemory {
     const int awlen = int(top.m_dma_awlen_o);
     if (aw_stalled_ && (!awvalid || awaddr != aw_stalled_addr_ || awlen != aw_stalled_len_)) ++protocol_errors;
     if (awvalid && (int(top.m_dma_awsize_o) != clog2(bus_bytes_) || int(top.m_dma_awburst_o) != 1)) ++protocol_errors;
+    if (awvalid && crosses_4k(awaddr, awlen + 1)) ++protocol_errors;
     aw_stalled_ = awvalid && !aw_ready_;
     aw_stalled_addr_ = awaddr;
     aw_stalled_len_ = awlen;
@@ -563,6 +565,10 @@ class DmaMemory {
     if (!have_w_) return false;
     const std::uint64_t at = w_taken_ + 1 == w_.beats ? w_.last_beat : w_begin_ + std::uint64_t(w_taken_);
     return tick == at;
+  }
+  // AXI4: a burst never crosses a 4 KiB boundary (full-width beats from `address`).
+  bool crosses_4k(std::uint64_t address, int beats) const {
+    return address % 4096 + std::uint64_t(beats) * std::uint64_t(bus_bytes_) > 4096;
   }
 
   int bus_bytes_;

@@ -220,12 +220,19 @@ std::vector<QueueOutcome> run_queue(Harness<Top>& h, const std::vector<QueueQuer
   h.lite.write64(reg2::kQueueBase, kRingBase);
   const std::size_t reads0 = h.dma.reads.size(), writes0 = h.dma.writes.size();
   h.lite.write(reg2::kDoorbell, first + std::uint32_t(queries.size()));
-  // Wait for every completion record (its burst to its completion base).
+  // A completion record is complete once the burst holding its last beat is written: the record's
+  // one burst, or its last where it crosses 4 KiB and comes a beat per burst.
+  auto holds_last_beat = [&](const DmaMemory::WriteBurst& w, const QueueQuery& q) {
+    const std::uint64_t last = q.completion_base + std::uint64_t(contract::queue::kCompletionBytes) -
+                               std::uint64_t(contract::queue::kBeatBytes);
+    return w.address <= last && last < w.address + std::uint64_t(w.beats) * std::uint64_t(contract::queue::kBeatBytes);
+  };
+  // Wait for every completion record.
   auto completions_seen = [&] {
     std::size_t n = 0;
     for (std::size_t w = writes0; w < h.dma.writes.size(); ++w)
       for (const QueueQuery& q : queries)
-        if (h.dma.writes[w].address == q.completion_base) ++n;
+        if (holds_last_beat(h.dma.writes[w], q)) ++n;
     return n;
   };
   const std::uint64_t start = h.tick();
@@ -255,7 +262,7 @@ std::vector<QueueOutcome> run_queue(Harness<Top>& h, const std::vector<QueueQuer
     for (std::size_t r = reads0; r < h.dma.reads.size(); ++r)
       if (h.dma.reads[r].address == slot_address(i)) o.descriptor_last_beat = h.dma.reads[r].last_beat - origin;
     for (std::size_t w = writes0; w < h.dma.writes.size(); ++w)
-      if (h.dma.writes[w].address == queries[i].completion_base) o.completion_visible = h.dma.writes[w].visible - origin;
+      if (holds_last_beat(h.dma.writes[w], queries[i])) o.completion_visible = h.dma.writes[w].visible - origin;
   }
   return out;
 }

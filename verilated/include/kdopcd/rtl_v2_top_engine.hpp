@@ -82,6 +82,9 @@ struct V2QueueLink {
   int aw_delay_max = 0;
   double w_ready_probability = 0.5;
   std::uint64_t seed = 1;
+  // The host's placement: each completion record this many bytes into a 4 KiB page (a multiple of
+  // the DMA beat below 4096; 0: page-aligned). 4096 - 64 puts the record across a page boundary.
+  std::uint32_t completion_page_offset = 0;
 };
 struct V2QueueResult {
   contract::v2::queue::Completion completion;  // tag, status, counters
