@@ -163,22 +163,21 @@ void single_pairs(const Options& o, bool& all_equal, const std::function<void(co
     else
       poses.emplace_back("overlapping", overlapping_pose(ta));
     for (const auto& [kind, pose] : poses) {
-      const ClassifiedPose cp{PoseClass::Intersecting, pose};  // the pose; its class is `kind`
       json r = {{"workload", "pair"}, {"pair", arg}, {"class", kind}};
       const TraversalOptions one{};
       TraversalOptions all{};
       all.threads = o.threads;
-      const QueryResult ref = collide(ta, tb, cp.pose, kHardwareTraversal);
+      const QueryResult ref = collide(ta, tb, pose, kHardwareTraversal);
       r["pair_tests"] = ref.stats.pair_tests;
       r["contacts"] = ref.contacts.size();
-      const bool equal_contacts = collide(software_a, software_b, cp.pose, one).contacts == ref.contacts;
+      const bool equal_contacts = collide(software_a, software_b, pose, one).contacts == ref.contacts;
       r["reference_1_s"] = time_call(
-          thread_cpu_seconds, [&] { return collide(software_a, software_b, cp.pose, one).contacts.size(); },
+          thread_cpu_seconds, [&] { return collide(software_a, software_b, pose, one).contacts.size(); },
           o.batch_ms, o.batches);
       r["reference_all_s"] = time_call(
-          wall_seconds, [&] { return collide(software_a, software_b, cp.pose, all).contacts.size(); }, o.batch_ms,
+          wall_seconds, [&] { return collide(software_a, software_b, pose, all).contacts.size(); }, o.batch_ms,
           o.batches);
-      const std::vector<cuda::TaskSpec> task{cuda::TaskSpec{0, 1, cp.pose}};
+      const std::vector<cuda::TaskSpec> task{cuda::TaskSpec{0, 1, pose}};
       const cuda::NarrowRun h = runner.run(task, host);
       bool equal = equal_contacts && same_counts(h.contacts[0], h.counters[0], ref);
       r["host_all_s"] = time_call(wall_seconds, [&] { return runner.run(task, host).contacts[0].size(); }, o.batch_ms,
@@ -196,18 +195,18 @@ void single_pairs(const Options& o, bool& all_equal, const std::function<void(co
         r["gpu_compute_s"] = median(compute);
       }
       if (o.model) {
-        const model::ModelResult m = model::simulate(ta, tb, cp.pose, mp);
+        const model::ModelResult m = model::simulate(ta, tb, pose, mp);
         const QueryResult fixed =
-            collide(ta, tb, cp.pose, TraversalOptions{.rule = mp.rule}, SatBackend::Fixed, mp.fixed);
+            collide(ta, tb, pose, TraversalOptions{.rule = mp.rule}, SatBackend::Fixed, mp.fixed);
         equal &= m.contacts == fixed.contacts && m.stats.pair_tests == fixed.stats.pair_tests &&
                  m.stats.leaf_pairs == fixed.stats.leaf_pairs && !m.stats.stack_overflow;
         r["accel_cycles"] = m.stats.cycles;
         r["accel_s"] = double(m.stats.cycles) / (mp.clock_mhz * 1e6);
         // The host's part of an accelerator query (the set-up and the descriptor), and the query end
         // to end through the command queue on a PCIe Gen3 x16 card (docs/model-v2.md, "End to end").
-        r["accel_setup_s"] = bench::accelerator_setup_seconds(ta, tb, cp.pose, mp, o.batch_ms, o.batches);
+        r["accel_setup_s"] = bench::accelerator_setup_seconds(ta, tb, pose, mp, o.batch_ms, o.batches);
         std::vector<ContactPair> queued;
-        r["accel_e2e_s"] = bench::end_to_end_seconds(ta, tb, cp.pose, mp, "pcie-gen3x16", r["accel_setup_s"], &queued);
+        r["accel_e2e_s"] = bench::end_to_end_seconds(ta, tb, pose, mp, "pcie-gen3x16", r["accel_setup_s"], &queued);
         equal &= queued == m.contacts;
       }
       r["equal"] = equal;

@@ -23,14 +23,8 @@ std::vector<std::vector<ContactPair>> group_contacts_by_task(const std::vector<R
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
     for (std::size_t j = slice_begin(c); j < slice_begin(c + 1); ++j) ++count[c * n + contacts[j].pair];
   });
-  tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
-    std::uint64_t total = 0;
-    for (std::size_t c = 0; c < slices; ++c) total += count[c * n + i];
-    start[i + 1] = total;
-  });
-  for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
   // Slice c's contacts of task i go after those of slices 0..c-1: count becomes each slice's cursor
-  // within the task's range.
+  // within the task's range, and the task's total its range's size.
   tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
     std::uint64_t before = 0;
     for (std::size_t c = 0; c < slices; ++c) {
@@ -38,7 +32,9 @@ std::vector<std::vector<ContactPair>> group_contacts_by_task(const std::vector<R
       count[c * n + i] = std::uint32_t(before);
       before += here;
     }
+    start[i + 1] = before;
   });
+  for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
   // The key's order is ContactPair's: first triangle in the high half, second in the low.
   std::vector<std::uint64_t> keys(m);
   tbb::parallel_for(std::size_t(0), slices, [&](std::size_t c) {
