@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
       }
       const ccd::MovingMesh a{&ta, {xa, xa}}, b{&tb, {xb0, xb1}};
       auto t0 = std::chrono::steady_clock::now();
-      const ccd::SweptTree tree_a(ta, a.motion, 18), tree_b(tb, b.motion, 18);
+      const ccd::SweptTree tree_a(ta, a.motion, 18, ccd::SweptTree::Use::pairs), tree_b(tb, b.motion, 18, ccd::SweptTree::Use::pairs);
       const ccd::CcdResult ours = ccd::ccd_pair(a, tree_a, b, tree_b);
       const double our_ms = seconds_since(t0) * 1e3;
       std::string row = fmt::format("| {} | {} | {} ({}) | {:.1f} | {} ", pair, k, ours.time ? fmt::format("{:.12f}", *ours.time) : "none",

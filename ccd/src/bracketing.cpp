@@ -44,8 +44,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> intersecting_triangles(cons
                                                                             bool self) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
   if (ta.triangles.empty() || tb.triangles.empty()) return out;
-  const SweptTree tree_a(ta, {xa, xa}, 18);
-  const SweptTree tree_b(tb, {xb, xb}, 18);
+  const SweptTree tree_a(ta, {xa, xa}, 18, SweptTree::Use::pairs);  // its own traversal: no patch culling
+  const SweptTree tree_b(tb, {xb, xb}, 18, SweptTree::Use::pairs);
   // Node pairs; in self-collision (a, a) stands for "node a against itself".
   std::vector<std::pair<std::int32_t, std::int32_t>> stack{{0, 0}};
   while (!stack.empty()) {

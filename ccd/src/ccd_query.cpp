@@ -23,6 +23,9 @@ CcdStats& CcdStats::operator+=(const CcdStats& o) {
   elementary_tests += o.elementary_tests;
   searched += o.searched;
   exact_intervals += o.exact_intervals;
+  patches_culled += o.patches_culled;
+  patch_tests += o.patch_tests;
+  patch_triangles_culled += o.patch_triangles_culled;
   return *this;
 }
 
@@ -76,6 +79,7 @@ struct Collector {
   double best = std::numeric_limits<double>::infinity();
   std::vector<FeatureContact> contacts;
   CcdStats stats;
+  PatchScratch patch_scratch;
 
   void offer(double t, const FeatureContact& c) {
     if (t < 0) return;
@@ -202,8 +206,10 @@ struct NodeTask {
 
 class Traversal {
  public:
-  Traversal(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self)
-      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), tester_(a, ta, b, tb) {}
+  Traversal(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self,
+            bool patch_culling)
+      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), patch_culling_(self && patch_culling && ta.has_patches()),
+        tester_(a, ta, b, tb) {}
 
   // Expands one task: leaf pairs are tested, inner tasks push their children.
   template <class Push>
@@ -211,6 +217,17 @@ class Traversal {
     const auto& na = ta_.nodes()[std::size_t(task.a)];
     if (self_ && task.a == task.b) {
       if (na.left < 0) return;
+      if (patch_culling_ && na.count >= kMinPatchTriangles) {
+        const PatchVerdict v = patch_cannot_touch_itself(*a_.topology, ta_.triangles(std::size_t(task.a)),
+                                                         ta_.boundary(std::size_t(task.a)), ta_.normal_signs(std::size_t(task.a)),
+                                                         a_.motion.start, a_.motion.end, out.patch_scratch);
+        if (v == PatchVerdict::free) {
+          ++out.stats.patches_culled;
+          out.stats.patch_triangles_culled += na.count;
+          return;
+        }
+        out.stats.patch_tests += v != PatchVerdict::declined;
+      }
       push(NodeTask{na.left, na.left});
       push(NodeTask{na.right, na.right});
       push(NodeTask{na.left, na.right});
@@ -256,6 +273,7 @@ class Traversal {
   const SweptTree& ta_;
   const SweptTree& tb_;
   bool self_;
+  bool patch_culling_;
   FeatureTester tester_;
 };
 
@@ -286,7 +304,7 @@ CcdResult traverse(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b
                    const CcdOptions& options) {
   if (ta.nodes().empty() || tb.nodes().empty()) return {};
   if (ta.k() != tb.k()) throw std::invalid_argument("ccd: the two trees have different k");
-  const Traversal traversal(a, ta, b, tb, self);
+  const Traversal traversal(a, ta, b, tb, self, options.patch_culling);
   Collector head;
   std::vector<NodeTask> front{{0, 0}};
   while (!front.empty() && front.size() < kFrontTasks) {
@@ -342,7 +360,8 @@ std::vector<bool> used_vertices(const Topology& T) {
 CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b) {
   // Trees only for their vertex k-DOPs: the filter that every feature pair goes through.
   if (a.topology->triangles.empty() || b.topology->triangles.empty()) return {};
-  const SweptTree tree_a(*a.topology, a.motion, kBruteForceK), tree_b(*b.topology, b.motion, kBruteForceK);
+  const SweptTree tree_a(*a.topology, a.motion, kBruteForceK, SweptTree::Use::pairs),
+      tree_b(*b.topology, b.motion, kBruteForceK, SweptTree::Use::pairs);
   const FeatureTester tester(a, tree_a, b, tree_b);
   Collector out;
   const Topology& A = *a.topology;
@@ -362,7 +381,7 @@ CcdResult brute_force_pair(const MovingMesh& a, const MovingMesh& b) {
 
 CcdResult brute_force_self(const MovingMesh& mesh) {
   if (mesh.topology->triangles.empty()) return {};
-  const SweptTree tree(*mesh.topology, mesh.motion, kBruteForceK);
+  const SweptTree tree(*mesh.topology, mesh.motion, kBruteForceK, SweptTree::Use::pairs);
   const FeatureTester tester(mesh, tree, mesh, tree);
   Collector out;
   const Topology& T = *mesh.topology;

@@ -36,7 +36,7 @@ constexpr std::uint32_t kRefitChunkTriangles = 2048;
 
 }  // namespace
 
-SweptTree::SweptTree(const Topology& topology, const Motion& motion, int k) : topology_(&topology) {
+SweptTree::SweptTree(const Topology& topology, const Motion& motion, int k, Use use) : topology_(&topology), use_(use) {
   const OrientationSet& set = orientation_set(k);  // InputError for an unsupported k
   half_ = set.half();
   for (int i = 0; i < half_; ++i) directions_.push_back(set.direction(i));
@@ -55,6 +55,10 @@ SweptTree::SweptTree(const Topology& topology, const Motion& motion, int k) : to
   }
   build_at(0, 0, std::uint32_t(n), centres);
   make_cut();
+  if (use_ == Use::self_collision) {
+    normal_signs_.resize(nodes_.size());
+    make_boundaries();
+  }
   refit(motion);
   for (std::size_t i = 0; i < nodes_.size(); ++i) built_extent_[i] = extent(i);
 }
@@ -155,9 +159,32 @@ void SweptTree::refit(const Motion& motion) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
       const std::size_t root = cut_roots_[c];
       fit_range_reverse(root, 2 * std::size_t(nodes_[root].count) - 1);
+      if (use_ == Use::self_collision) fit_normals_reverse(root, 2 * std::size_t(nodes_[root].count) - 1, motion);
     }
   });
-  for (std::size_t j = cut_top_.size(); j-- > 0;) fit_inner(cut_top_[j]);
+  for (std::size_t j = cut_top_.size(); j-- > 0;) {
+    fit_inner(cut_top_[j]);
+    if (use_ == Use::self_collision) fit_normals_reverse(cut_top_[j], 1, motion);
+  }
+}
+
+void SweptTree::fit_normals_reverse(std::size_t first, std::size_t count, const Motion& motion) {
+  for (std::size_t j = first + count; j-- > first;) {
+    const Node& node = nodes_[j];
+    if (node.left < 0) {
+      const TriangleIndices& tri = topology_->triangles[node.triangle];
+      normal_signs_[j] = triangle_normal_signs(motion.start[tri[0]], motion.start[tri[1]], motion.start[tri[2]],
+                                               motion.end[tri[0]], motion.end[tri[1]], motion.end[tri[2]]);
+    } else {
+      normal_signs_[j] = normal_signs_[std::size_t(node.left)] & normal_signs_[std::size_t(node.right)];
+    }
+  }
+}
+
+void SweptTree::make_boundaries() {
+  std::vector<PatchNode> patches(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) patches[i] = {nodes_[i].first, nodes_[i].count};
+  boundaries_ = patch_boundaries(*topology_, patches, order_);
 }
 
 void SweptTree::fit_range_reverse(std::size_t first, std::size_t count) {
@@ -225,8 +252,10 @@ std::size_t SweptTree::restructure(const Motion& motion, double ratio) {
     stack.push_back(std::size_t(nodes_[i].right));
   }
   if (rebuilt > 0) {
-    // A rebuilt subtree's inner structure changed: the cut's subtree boundaries with it.
+    // A rebuilt subtree's inner structure changed: the cut's subtree boundaries with it, and its
+    // nodes' patches.
     make_cut();
+    if (use_ == Use::self_collision) make_boundaries();
     refit(motion);
   }
   return rebuilt;

@@ -60,7 +60,8 @@ void run_ccd(const CcdArgs& args) {
   ccd::check_motion(b, args.second);
 
   const auto t_build = std::chrono::steady_clock::now();
-  const ccd::SweptTree tree_a(first_topology, a.motion, args.k), tree_b(second_topology, b.motion, args.k);
+  const ccd::SweptTree tree_a(first_topology, a.motion, args.k, ccd::SweptTree::Use::pairs),
+      tree_b(second_topology, b.motion, args.k, ccd::SweptTree::Use::pairs);
   const double build_seconds = seconds_since(t_build);
   const auto t_query = std::chrono::steady_clock::now();
   const ccd::CcdResult result = ccd::ccd_pair(a, tree_a, b, tree_b, {.threads = args.threads});

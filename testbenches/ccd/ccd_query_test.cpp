@@ -27,7 +27,7 @@ std::pair<Vec3, double> extent(const Mesh& m) {
 }
 
 CcdResult checked_pair(const OwnedMotion& a, const OwnedMotion& b, int k, bool expect_contact) {
-  const SweptTree ta(a.topology, a.view().motion, k), tb(b.topology, b.view().motion, k);
+  const SweptTree ta(a.topology, a.view().motion, k, SweptTree::Use::pairs), tb(b.topology, b.view().motion, k, SweptTree::Use::pairs);
   const CcdResult ccd = ccd_pair(a.view(), ta, b.view(), tb);
   const CcdResult brute = brute_force_pair(a.view(), b.view());
   test::expect_same(ccd, brute);
@@ -105,7 +105,7 @@ TEST(CcdDeforming, FoldingClothSelfCollisionEqualsBruteForce) {
   const int frames = 6;
   std::vector<std::vector<Vec3>> positions;
   for (int f = 0; f < frames; ++f) positions.push_back(test::folded_grid(grid, std::numbers::pi * (0.6 + 0.6 * f / (frames - 1))));
-  SweptTree tree(topology, {positions[0], positions[1]}, 18);
+  SweptTree tree(topology, {positions[0], positions[1]}, 18, SweptTree::Use::self_collision);
   int contacts = 0;
   for (int f = 0; f + 1 < frames; ++f) {
     SCOPED_TRACE("frame interval " + std::to_string(f));
@@ -117,7 +117,7 @@ TEST(CcdDeforming, FoldingClothSelfCollisionEqualsBruteForce) {
     if (contacts == 0) test::expect_bracketed(m, m, true, ccd);
     test::expect_same(ccd_self(m, tree, {.threads = 1}), ccd);
     // A tree built for this interval gives the same answer as the refitted one.
-    const SweptTree fresh(topology, m.motion, 18);
+    const SweptTree fresh(topology, m.motion, 18, SweptTree::Use::self_collision);
     test::expect_same(ccd_self(m, fresh), ccd);
     contacts += ccd.time.has_value();
   }
@@ -145,7 +145,7 @@ TEST(CcdDeforming, BentRealMeshSelfCollisionEqualsBruteForce) {
   const int frames = 5;
   std::vector<std::vector<Vec3>> positions;
   for (int f = 0; f < frames; ++f) positions.push_back(bent(0.8 * f));
-  SweptTree tree(topology, {positions[0], positions[1]}, 18);
+  SweptTree tree(topology, {positions[0], positions[1]}, 18, SweptTree::Use::self_collision);
   int contacts = 0;
   for (int f = 0; f + 1 < frames; ++f) {
     SCOPED_TRACE("frame interval " + std::to_string(f));
@@ -169,7 +169,7 @@ TEST(CcdDeforming, RestructureKeepsTheAnswerAndRebuildsLooseSubtrees) {
   std::vector<Vec3> torn = grid.vertices;
   for (Vec3& v : torn)
     if (v.y() > 0.5) v += Vec3(3, 0, 0.01);
-  SweptTree tree(topology, {grid.vertices, grid.vertices}, 18);
+  SweptTree tree(topology, {grid.vertices, grid.vertices}, 18, SweptTree::Use::self_collision);
   const MovingMesh m{&topology, {torn, grid.vertices}};
   tree.refit(m.motion);
   const CcdResult refitted = ccd_self(m, tree);

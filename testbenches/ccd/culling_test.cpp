@@ -86,7 +86,7 @@ void check_rules(const Mesh& grid, const std::vector<Vec3>& x0, const std::vecto
 void check_self(const Mesh& grid, const std::vector<Vec3>& x0, const std::vector<Vec3>& x1) {
   const Topology T = Topology::of(grid.triangles, grid.vertices.size(), "grid");
   const MovingMesh m{&T, {x0, x1}};
-  const SweptTree tree(T, m.motion, 18);
+  const SweptTree tree(T, m.motion, 18, SweptTree::Use::self_collision);
   const CcdResult ccd = ccd_self(m, tree);
   test::expect_same(ccd, brute_force_self(m));
   for (const FeatureContact& c : ccd.contacts) {
@@ -173,7 +173,7 @@ TEST(CcdCulling, TouchingAtTheStartIsAnExactContactAtZero) {
   EXPECT_GT(touching, 100u);
   // The traversal with the shortcut: every touching pair found, t* = 0, as brute force.
   const MovingMesh m{&T, {x0, x1}};
-  const SweptTree tree(T, m.motion, 18);
+  const SweptTree tree(T, m.motion, 18, SweptTree::Use::self_collision);
   const CcdResult ccd = ccd_self(m, tree);
   test::expect_same(ccd, brute_force_self(m));
   ASSERT_TRUE(ccd.time.has_value());

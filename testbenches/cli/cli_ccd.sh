@@ -51,6 +51,7 @@ expect 2 "character device" ccd "$meshes/cube.off" "$meshes/cube.off" --from "$t
 # --- kdop ccd-sequence ----------------------------------------------------------------------------
 expect 0 "brute force equal; bracketing ok" ccd-sequence "$tmp/frames.txt" --check --threads 1
 expect 0 "1 interval(s), 1 with a contact" ccd-sequence "$tmp/frames.txt" --rebuild
+expect 0 "brute force equal; bracketing ok" ccd-sequence "$tmp/frames.txt" --check --no-patch-culling
 expect 0 "1 with a contact" ccd-sequence "$tmp/frames.txt" --other "$tmp/one_triangle.off" --self --restructure 1.5 --check
 expect 2 "frame 2" ccd-sequence "$tmp/missing.txt"
 expect 2 "frame 1" ccd-sequence "$tmp/topology.txt"

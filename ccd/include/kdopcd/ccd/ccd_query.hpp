@@ -47,6 +47,11 @@ struct CcdStats {
   // Time intervals the filter left to exact arithmetic. Each thread's search stops at its own
   // earliest contact so far, so this count (alone) can vary with the number of threads.
   std::uint64_t exact_intervals = 0;
+  // Self-collision: patches (a node against itself) proven free of contact and not descended
+  // (patch_culling.hpp), and the triangles in them.
+  std::uint64_t patches_culled = 0;
+  std::uint64_t patch_tests = 0;  // patches past the guide whose normals or contour were then not proven
+  std::uint64_t patch_triangles_culled = 0;
   CcdStats& operator+=(const CcdStats& o);
 };
 
@@ -64,6 +69,9 @@ struct MovingMesh {
 
 struct CcdOptions {
   int threads = 0;  // 0: all (TBB's default); 1: the calling thread only
+  // Self-collision with a tree made for it: skip the patches that patch_culling.hpp proves free of
+  // contact (the answer is the same; false descends into every patch, for comparisons).
+  bool patch_culling = true;
 };
 
 // Each tree must be fitted (built, refitted or restructured) to its mesh's motion, both of one k.

@@ -31,7 +31,10 @@ inline nlohmann::json stats_json(const CcdStats& s) {
           {"feature_pairs", s.feature_pairs},
           {"elementary_tests", s.elementary_tests},
           {"searched", s.searched},
-          {"exact_intervals", s.exact_intervals}};
+          {"exact_intervals", s.exact_intervals},
+          {"patches_culled", s.patches_culled},
+          {"patch_tests", s.patch_tests},
+          {"patch_triangles_culled", s.patch_triangles_culled}};
 }
 
 inline nlohmann::json result_json(const CcdResult& r, const std::array<std::string, 2>& objects) {

@@ -16,6 +16,10 @@
 // maximum up), so they still contain the exact swept volume: the self-collision traversal of a
 // 92k-triangle cloth tests about 2 million node pairs per interval, and half the bytes per k-DOP
 // keep more of the 13 MB of node bounds in cache (docs/ccd.md, "Figures").
+//
+// A tree made for self-collision (`SweptTree::Use::self_collision`) also keeps, per node, its
+// patch's boundary cycle (after each build and restructure) and the sign bits of its triangles'
+// normals (after each refit), for the patch culling of patch_culling.hpp.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -23,6 +27,7 @@
 #include <span>
 #include <vector>
 
+#include "kdopcd/ccd/patch_culling.hpp"
 #include "kdopcd/ccd/topology.hpp"
 #include "kdopcd/vec.hpp"
 
@@ -90,9 +95,13 @@ class SweptTree {
     std::uint32_t first = 0, count = 0;  // the node's triangles: order()[first, first + count)
   };
 
+  // What the tree is for: pairs only, or also self-collision (then it keeps the patch culling's
+  // boundaries and normal boxes).
+  enum class Use { pairs, self_collision };
+
   SweptTree() = default;
   // Builds the topology over `motion` and fits it. k in {6, 14, 18, 24, 26}.
-  SweptTree(const Topology& topology, const Motion& motion, int k);
+  SweptTree(const Topology& topology, const Motion& motion, int k, Use use);
 
   void refit(const Motion& motion);
   // Rebuilds every subtree whose refitted volume measure exceeds `ratio` times its measure at
@@ -108,6 +117,15 @@ class SweptTree {
     return !dops_apart(half_, std::array{dop(a)}, std::array{other.dop(b)});
   }
   const std::vector<std::uint32_t>& order() const { return order_; }
+  std::span<const std::uint32_t> triangles(std::size_t node) const {
+    return {order_.data() + nodes_[node].first, nodes_[node].count};
+  }
+  const Topology& topology() const { return *topology_; }
+
+  // Patch culling (self-collision trees only; has_patches() false for the others).
+  bool has_patches() const { return use_ == Use::self_collision && !nodes_.empty(); }
+  std::span<const std::uint32_t> boundary(std::size_t node) const { return boundaries_.of(node); }
+  NormalSigns normal_signs(std::size_t node) const { return normal_signs_[node]; }
   // Vertex v's swept k-DOP of the last fit (min at [0, half), max at [half, k)): a leaf's k-DOP
   // is the hull of its three vertices' ones, and the feature filter of the query uses them too.
   const float* vertex_dop(std::uint32_t v) const { return &vertex_dops_[std::size_t(v) * 2 * std::size_t(half_)]; }
@@ -120,9 +138,13 @@ class SweptTree {
   // Fits nodes [first, first + count) of one pre-order range (a whole subtree, or the part above
   // the parallel cut), children before parents.
   void fit_range_reverse(std::size_t first, std::size_t count);
+  // The normal sign bits of the same range, children before parents (self-collision trees).
+  void fit_normals_reverse(std::size_t first, std::size_t count, const Motion& motion);
+  void make_boundaries();
   double extent(std::size_t node) const;
 
   const Topology* topology_ = nullptr;
+  Use use_ = Use::pairs;
   int half_ = 0;
   std::vector<Vec3> directions_;
   std::vector<Node> nodes_;
@@ -130,6 +152,8 @@ class SweptTree {
   std::vector<std::uint32_t> order_;
   std::vector<double> built_extent_;
   std::vector<float> vertex_dops_;
+  PatchBoundaries boundaries_;
+  std::vector<NormalSigns> normal_signs_;
   // The refit's parallel cut: subtrees (pre-order ranges) fitted each by one task, and the nodes
   // above them, in pre-order, fitted after them in reverse. Made at build and restructure time.
   std::vector<std::size_t> cut_roots_, cut_top_;
