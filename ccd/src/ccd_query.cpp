@@ -80,6 +80,10 @@ struct Collector {
   std::vector<FeatureContact> contacts;
   CcdStats stats;
   PatchScratch patch_scratch;
+  // Batch mode (CcdOptions::elementary_filter): the feature pairs waiting for the filter.
+  std::vector<ElementaryKind> kinds;
+  std::vector<ElementaryPoints> points;
+  std::vector<FeatureContact> waiting;
 
   void offer(double t, const FeatureContact& c) {
     if (t < 0) return;
@@ -91,13 +95,36 @@ struct Collector {
   }
 };
 
+// Runs the batch filter on a collector's waiting pairs, completes the undecided ones on the host
+// and offers every answer.
+void flush_batch(Collector& out, const ElementaryFilterBatch& filter) {
+  if (out.waiting.empty()) return;
+  std::vector<double> times(out.waiting.size());
+  filter(out.kinds, out.points, times);
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    double t = times[i];
+    if (t == kNeedsExact) {
+      ElementaryStats s;
+      t = first_contact(out.kinds[i], out.points[i], &s, out.best);
+      out.stats.searched += s.searched;
+      out.stats.exact_intervals += s.exact_intervals;
+    }
+    out.offer(t, out.waiting[i]);
+  }
+  out.kinds.clear();
+  out.points.clear();
+  out.waiting.clear();
+}
+
 // The feature tests of one vertex against one triangle, and of one edge against another, after the
-// swept-box check.
+// swept-box check: at once, or queued for the batch filter when there is one.
 class FeatureTester {
  public:
   // The trees' vertex k-DOPs must be fitted to a's and b's motions (both of one k).
-  FeatureTester(const MovingMesh& a, const SweptTree& tree_a, const MovingMesh& b, const SweptTree& tree_b)
-      : a_(a), b_(b), tree_a_(tree_a), tree_b_(tree_b) {}
+  FeatureTester(const MovingMesh& a, const SweptTree& tree_a, const MovingMesh& b, const SweptTree& tree_b,
+                const ElementaryFilterBatch* filter = nullptr, std::size_t batch = 1)
+      : a_(a), b_(b), tree_a_(tree_a), tree_b_(tree_b), filter_(filter && *filter ? filter : nullptr),
+        batch_(std::max<std::size_t>(batch, 1)) {}
 
   // `vertex_in_a`: the vertex is a's and the face b's (else the other way round).
   // `face_hull`: the k-DOP of the face's leaf when the caller has it (the traversal), else null.
@@ -109,38 +136,46 @@ class FeatureTester {
       return;
     const Motion& vm = vertex_in_a ? a_.motion : b_.motion;
     const Motion& fm = vertex_in_a ? b_.motion : a_.motion;
-    ++out.stats.feature_pairs;
     ElementaryPoints in;
     put(in, 0, vm, v);
     for (int c = 0; c < 3; ++c) put(in, 1 + c, fm, tri[c]);
-    ElementaryStats s;
-    out.offer(first_contact(ElementaryKind::VertexFace, in, &s, out.best), contact);
-    out.stats.elementary_tests += s.tests;
-    out.stats.searched += s.searched;
-    out.stats.exact_intervals += s.exact_intervals;
+    test(out, ElementaryKind::VertexFace, in, contact);
   }
   void edge_edge(Collector& out, const EdgeIndices& e, const EdgeIndices& f, const FeatureContact& contact) const {
     const Motion& am = a_.motion;
     const Motion& bm = b_.motion;
     if (apart(tree_a_, e, tree_b_, f)) return;
-    ++out.stats.feature_pairs;
     ElementaryPoints in;
     put(in, 0, am, e[0]);
     put(in, 1, am, e[1]);
     put(in, 2, bm, f[0]);
     put(in, 3, bm, f[1]);
+    test(out, ElementaryKind::EdgeEdge, in, contact);
+  }
+
+ private:
+  void test(Collector& out, ElementaryKind kind, const ElementaryPoints& in, const FeatureContact& contact) const {
+    ++out.stats.feature_pairs;
+    ++out.stats.elementary_tests;
+    if (filter_) {
+      out.kinds.push_back(kind);
+      out.points.push_back(in);
+      out.waiting.push_back(contact);
+      if (out.waiting.size() >= batch_) flush_batch(out, *filter_);
+      return;
+    }
     ElementaryStats s;
-    out.offer(first_contact(ElementaryKind::EdgeEdge, in, &s, out.best), contact);
-    out.stats.elementary_tests += s.tests;
+    out.offer(first_contact(kind, in, &s, out.best), contact);
     out.stats.searched += s.searched;
     out.stats.exact_intervals += s.exact_intervals;
   }
 
- private:
   const MovingMesh& a_;
   const MovingMesh& b_;
   const SweptTree& tree_a_;
   const SweptTree& tree_b_;
+  const ElementaryFilterBatch* filter_;
+  std::size_t batch_;
 };
 
 FeatureContact vf(std::uint8_t object, std::uint32_t v, std::uint32_t tri) {
@@ -207,9 +242,9 @@ struct NodeTask {
 class Traversal {
  public:
   Traversal(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b, const SweptTree& tb, bool self,
-            bool patch_culling)
-      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), patch_culling_(self && patch_culling && ta.has_patches()),
-        tester_(a, ta, b, tb) {}
+            const CcdOptions& options)
+      : a_(a), b_(b), ta_(ta), tb_(tb), self_(self), patch_culling_(self && options.patch_culling && ta.has_patches()),
+        tester_(a, ta, b, tb, &options.elementary_filter, options.elementary_batch) {}
 
   // Expands one task: leaf pairs are tested, inner tasks push their children.
   template <class Push>
@@ -304,7 +339,7 @@ CcdResult traverse(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b
                    const CcdOptions& options) {
   if (ta.nodes().empty() || tb.nodes().empty()) return {};
   if (ta.k() != tb.k()) throw std::invalid_argument("ccd: the two trees have different k");
-  const Traversal traversal(a, ta, b, tb, self, options.patch_culling);
+  const Traversal traversal(a, ta, b, tb, self, options);
   Collector head;
   std::vector<NodeTask> front{{0, 0}};
   while (!front.empty() && front.size() < kFrontTasks) {
@@ -327,10 +362,27 @@ CcdResult traverse(const MovingMesh& a, const SweptTree& ta, const MovingMesh& b
   }
   std::vector<Collector> parts{std::move(head)};
   for (Collector& c : locals) parts.push_back(std::move(c));
+  if (options.elementary_filter) {
+    // The pairs still waiting, each collector's in one batch, on the query's threads.
+    auto flush_all = [&] {
+      tbb::parallel_for(std::size_t(0), parts.size(), [&](std::size_t i) { flush_batch(parts[i], options.elementary_filter); });
+    };
+    if (options.threads > 0)
+      tbb::task_arena(options.threads).execute(flush_all);
+    else
+      flush_all();
+  }
   return finish(parts);
 }
 
 }  // namespace
+
+void host_elementary_filter(std::span<const ElementaryKind> kinds, std::span<const ElementaryPoints> points,
+                            std::span<double> times) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 256), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) times[i] = filtered_first_contact(kinds[i], points[i]);
+  });
+}
 
 CcdResult ccd_pair(const MovingMesh& a, const SweptTree& tree_a, const MovingMesh& b, const SweptTree& tree_b,
                    const CcdOptions& options) {

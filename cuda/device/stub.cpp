@@ -1,6 +1,7 @@
 // The GPU entry points of a build without CUDA: no device, and an error if called anyway.
 #include <stdexcept>
 
+#include "kdopcd_cuda/ccd_filter.hpp"
 #include "kdopcd_cuda/device_setup.hpp"
 #include "kdopcd_cuda/multibody.hpp"
 
@@ -24,6 +25,11 @@ std::vector<ObjectPair> device_grid_pairs(const std::vector<Aabb>&, const GridSp
 
 DeviceSetupResult device_query_setup(const OrientationSet&, const std::vector<QueryPoseView>&) {
   throw std::runtime_error("device_query_setup: built without CUDA");
+}
+
+void device_elementary_filter(std::span<const ccd::ElementaryKind>, std::span<const ccd::ElementaryPoints>,
+                              std::span<double>) {
+  throw std::runtime_error("device_elementary_filter: built without CUDA");
 }
 
 }  // namespace kdopcd::cuda

@@ -21,6 +21,10 @@
 #include "kdopcd/error.hpp"
 #include "kdopcd/file_io.hpp"
 #include "query_report.hpp"
+#if defined(KDOPCD_WITH_CUDA)
+#include "kdopcd_cuda/ccd_filter.hpp"
+#include "kdopcd_cuda/narrow_runner.hpp"
+#endif
 
 namespace kdopcd::cli {
 namespace {
@@ -35,7 +39,21 @@ struct SequenceArgs {
   std::size_t list = 5;
   bool check = false;
   bool patch_culling = true;
+  std::string elementary = "inline";
 };
+
+// --elementary: where the elementary tests' filter runs (CcdOptions::elementary_filter).
+ccd::ElementaryFilterBatch elementary_filter(const std::string& where) {
+  if (where == "inline") return nullptr;
+  if (where == "batch") return ccd::host_elementary_filter;
+#if defined(KDOPCD_WITH_CUDA)
+  std::string why;
+  if (!cuda::device_available(&why)) throw InputError("--elementary cuda: no usable GPU: " + why);
+  return cuda::device_elementary_filter;
+#else
+  throw InputError("--elementary cuda: this kdop was built without the CUDA part");
+#endif
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -87,6 +105,7 @@ Track load_track(const std::string& path) {
 void run_sequence(const SequenceArgs& args) {
   check_outputs({{"--json", args.json_path}}, {args.file, args.other});
   if (args.rebuild && args.restructure > 0) throw InputError("--rebuild and --restructure exclude each other");
+  const ccd::ElementaryFilterBatch filter = elementary_filter(args.elementary);
   Track main = load_track(args.file);
   std::optional<Track> other;
   if (!args.other.empty()) {
@@ -103,11 +122,11 @@ void run_sequence(const SequenceArgs& args) {
   if (other)
     fmt::print("--other {}: {} triangles, {}\n", args.other, other->sequence.triangles.size(),
                other->sequence.frame_count() == 1 ? "static" : fmt::format("{} frames", other->sequence.frame_count()));
-  fmt::print("k = {}, trees {}, threads {}\n", args.k,
+  fmt::print("k = {}, trees {}, threads {}, elementary tests {}\n", args.k,
              args.rebuild ? "rebuilt every interval"
                           : (args.restructure > 0 ? fmt::format("refitted, restructured past {:g}x", args.restructure)
                                                   : std::string("refitted")),
-             args.threads == 0 ? std::string("all") : std::to_string(args.threads));
+             args.threads == 0 ? std::string("all") : std::to_string(args.threads), args.elementary);
 
   nlohmann::json rows = nlohmann::json::array();
   double total_seconds = 0, worst_seconds = 0, total_update = 0;
@@ -144,7 +163,7 @@ void run_sequence(const SequenceArgs& args) {
       update_all();
     const double update_seconds = seconds_since(t0);
     IntervalAnswer answer;
-    const ccd::CcdOptions options{.threads = args.threads, .patch_culling = args.patch_culling};
+    const ccd::CcdOptions options{.threads = args.threads, .patch_culling = args.patch_culling, .elementary_filter = filter};
     if (self) answer.self = ccd::ccd_self(m, *main.tree, options);
     if (other) answer.pair = ccd::ccd_pair(m, *main.tree, *o, *other->tree, options);
     const double seconds = seconds_since(t0);
@@ -202,6 +221,7 @@ void run_sequence(const SequenceArgs& args) {
                                      {"trees", args.rebuild ? "rebuild" : (args.restructure > 0 ? "restructure" : "refit")},
                                      {"threads", args.threads},
                                      {"patch_culling", args.patch_culling},
+                                     {"elementary", args.elementary},
                                      {"mean_seconds", mean},
                                      {"worst_seconds", worst_seconds},
                                      {"intervals", rows}});
@@ -228,6 +248,11 @@ void add_ccd_sequence_command(CLI::App& app) {
   cmd->add_flag("!--no-patch-culling", args->patch_culling,
                 "self-collision: descend into every patch, also those proven free of contact by their normals and "
                 "boundary (the same answer, slower; for comparisons)");
+  cmd->add_option("--elementary", args->elementary,
+                  "where the elementary tests run: inline (each where the traversal meets it), batch (collected, "
+                  "then on the host's threads) or cuda (collected, then on the GPU); the same answer")
+      ->check(CLI::IsMember({"inline", "batch", "cuda"}))
+      ->capture_default_str();
   cmd->add_flag("--check", args->check,
                 "also test every feature pair (brute force: small sequences only) and bracket each t* with the discrete "
                 "exact test; exit 1 on a difference");

@@ -52,6 +52,13 @@ expect 2 "character device" ccd "$meshes/cube.off" "$meshes/cube.off" --from "$t
 expect 0 "brute force equal; bracketing ok" ccd-sequence "$tmp/frames.txt" --check --threads 1
 expect 0 "1 interval(s), 1 with a contact" ccd-sequence "$tmp/frames.txt" --rebuild
 expect 0 "brute force equal; bracketing ok" ccd-sequence "$tmp/frames.txt" --check --no-patch-culling
+expect 0 "brute force equal; bracketing ok" ccd-sequence "$tmp/frames.txt" --check --elementary batch
+expect 2 "--elementary" ccd-sequence "$tmp/frames.txt" --elementary gpu
+# On the GPU where there is one (the same checked answer), else exit 2 naming why.
+out=$("$kdop" ccd-sequence "$tmp/frames.txt" --check --elementary cuda 2>&1); rc=$?
+if { [ "$rc" -eq 0 ] && [[ "$out" == *"brute force equal; bracketing ok"* ]]; } ||
+   { [ "$rc" -eq 2 ] && [[ "$out" == *"--elementary cuda: "* ]]; }; then pass=$((pass + 1));
+else echo "FAIL: kdop ccd-sequence --elementary cuda -> status $rc, output: ${out:0:600}"; fail=$((fail + 1)); fi
 expect 0 "1 with a contact" ccd-sequence "$tmp/frames.txt" --other "$tmp/one_triangle.off" --self --restructure 1.5 --check
 expect 2 "frame 2" ccd-sequence "$tmp/missing.txt"
 expect 2 "frame 1" ccd-sequence "$tmp/topology.txt"

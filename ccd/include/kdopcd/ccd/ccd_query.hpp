@@ -11,7 +11,9 @@
 // sorted, the time is a minimum).
 // brute_force_pair / brute_force_self: every feature pair tested directly (small meshes only).
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "kdopcd/ccd/elementary.hpp"
@@ -67,11 +69,28 @@ struct MovingMesh {
   Motion motion;
 };
 
+// The elementary tests' filter over a batch of feature pairs (e.g. on a GPU): times[i] =
+// filtered_first_contact(kinds[i], points[i]) (a time, kNoContact or kNeedsExact), bit for bit.
+// Called from several threads at once; each call's spans are its own.
+using ElementaryFilterBatch = std::function<void(std::span<const ElementaryKind> kinds,
+                                                 std::span<const ElementaryPoints> points, std::span<double> times)>;
+// That batch on the host's threads (TBB).
+void host_elementary_filter(std::span<const ElementaryKind> kinds, std::span<const ElementaryPoints> points,
+                            std::span<double> times);
+
 struct CcdOptions {
   int threads = 0;  // 0: all (TBB's default); 1: the calling thread only
   // Self-collision with a tree made for it: skip the patches that patch_culling.hpp proves free of
   // contact (the answer is the same; false descends into every patch, for comparisons).
   bool patch_culling = true;
+  // Empty: each feature pair's elementary test runs where the traversal meets it, its search
+  // stopped at the earliest contact its thread has found so far. Set: the traversal collects the
+  // pairs (after the swept-box check) and hands them to this filter in batches of at most
+  // `elementary_batch` per thread; the pairs it leaves undecided (kNeedsExact) go to first_contact
+  // on the host. The same time and contacts; `searched` and `exact_intervals` then count the
+  // host's part only.
+  ElementaryFilterBatch elementary_filter = nullptr;
+  std::size_t elementary_batch = std::size_t(1) << 14;
 };
 
 // Each tree must be fitted (built, refitted or restructured) to its mesh's motion, both of one k.
