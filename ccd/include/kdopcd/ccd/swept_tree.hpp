@@ -96,7 +96,7 @@ class SweptTree {
   };
 
   // What the tree is for: pairs only, or also self-collision (then it keeps the patch culling's
-  // boundaries and normal boxes).
+  // boundary cycles and normal sign bits).
   enum class Use { pairs, self_collision };
 
   SweptTree() = default;
@@ -120,7 +120,6 @@ class SweptTree {
   std::span<const std::uint32_t> triangles(std::size_t node) const {
     return {order_.data() + nodes_[node].first, nodes_[node].count};
   }
-  const Topology& topology() const { return *topology_; }
 
   // Patch culling (self-collision trees only; has_patches() false for the others).
   bool has_patches() const { return use_ == Use::self_collision && !nodes_.empty(); }
