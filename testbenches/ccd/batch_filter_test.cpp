@@ -17,8 +17,7 @@ TEST(CcdBatch, SelfCollisionEqualsTheInlineTests) {
   const Mesh grid = test::grid_mesh(11);
   const Topology T = Topology::of(grid.triangles, grid.vertices.size(), "grid");
   const int frames = 6;
-  std::vector<std::vector<Vec3>> positions;
-  for (int f = 0; f < frames; ++f) positions.push_back(test::folded_grid(grid, std::numbers::pi * (0.6 + 0.6 * f / (frames - 1))));
+  const std::vector<std::vector<Vec3>> positions = test::closing_fold_frames(grid, frames);
   std::atomic<std::size_t> filtered{0}, calls{0};
   const ElementaryFilterBatch counting = [&](std::span<const ElementaryKind> kinds, std::span<const ElementaryPoints> points,
                                              std::span<double> times) {

@@ -103,8 +103,7 @@ TEST(CcdDeforming, FoldingClothSelfCollisionEqualsBruteForce) {
   const Mesh grid = test::grid_mesh(9);
   const Topology topology = Topology::of(grid.triangles, grid.vertices.size(), "grid");
   const int frames = 6;
-  std::vector<std::vector<Vec3>> positions;
-  for (int f = 0; f < frames; ++f) positions.push_back(test::folded_grid(grid, std::numbers::pi * (0.6 + 0.6 * f / (frames - 1))));
+  const std::vector<std::vector<Vec3>> positions = test::closing_fold_frames(grid, frames);
   SweptTree tree(topology, {positions[0], positions[1]}, 18, SweptTree::Use::self_collision);
   int contacts = 0;
   for (int f = 0; f + 1 < frames; ++f) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,6 +67,14 @@ inline std::vector<Vec3> folded_grid(const Mesh& grid, double angle, double twis
     out.emplace_back(0.5 + r * std::cos(a), v.y(), r * (std::sin(a) + lift));
   }
   return out;
+}
+
+// `frames` poses of the grid folding from 0.6 pi to 1.2 pi (folded_grid's defaults): the twisted
+// fold closes on itself past pi, so the last intervals self-collide.
+inline std::vector<std::vector<Vec3>> closing_fold_frames(const Mesh& grid, int frames) {
+  std::vector<std::vector<Vec3>> positions;
+  for (int f = 0; f < frames; ++f) positions.push_back(folded_grid(grid, std::numbers::pi * (0.6 + 0.6 * f / (frames - 1))));
+  return positions;
 }
 
 // The bracketing of a reported first contact by the discrete exact test (bracketing.hpp): no

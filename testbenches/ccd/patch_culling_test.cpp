@@ -192,9 +192,7 @@ TEST(PatchCulling, AClosingFoldEqualsBruteForceAndTheFullTraversal) {
   const Mesh grid = test::grid_mesh(11);
   const Topology T = Topology::of(grid.triangles, grid.vertices.size(), "grid");
   const int frames = 6;
-  std::vector<std::vector<Vec3>> positions;
-  for (int f = 0; f < frames; ++f)
-    positions.push_back(test::folded_grid(grid, std::numbers::pi * (0.6 + 0.6 * f / (frames - 1))));
+  const std::vector<std::vector<Vec3>> positions = test::closing_fold_frames(grid, frames);
   std::uint64_t culled_patches = 0, culled_node_pairs = 0, full_node_pairs = 0;
   int contacts = 0;
   for (int f = 0; f + 1 < frames; ++f) {

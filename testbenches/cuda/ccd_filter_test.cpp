@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <bit>
-#include <cmath>
 #include <mutex>
-#include <numbers>
 #include <string>
 
+#include "ccd_test_util.hpp"  // testbenches/ccd: the folding grid
 #include "kdopcd/ccd/ccd_query.hpp"
 #include "kdopcd_cuda/ccd_filter.hpp"
 #include "kdopcd_cuda/narrow_runner.hpp"
@@ -17,47 +16,16 @@
 namespace kdopcd::cuda {
 namespace {
 
-// An n x n grid in the unit square folded about x = 0.5 by `angle`, the fold angle growing with y
-// and the folded half lifted, so that past pi it closes on itself from one corner.
-struct FoldingGrid {
-  ccd::Topology topology;
-  std::vector<Vec3> flat;
-  explicit FoldingGrid(int n) {
-    std::vector<TriangleIndices> triangles;
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) flat.emplace_back(double(i) / (n - 1), double(j) / (n - 1), 0.0);
-    for (int j = 0; j + 1 < n; ++j)
-      for (int i = 0; i + 1 < n; ++i) {
-        const auto v = std::uint32_t(j * n + i), m = std::uint32_t(n);
-        triangles.push_back({v, v + 1, v + m + 1});
-        triangles.push_back({v, v + m + 1, v + m});
-      }
-    topology = ccd::Topology::of(triangles, flat.size(), "grid");
-  }
-  std::vector<Vec3> folded(double angle) const {
-    std::vector<Vec3> out;
-    for (const Vec3& v : flat) {
-      if (v.x() <= 0.5) {
-        out.push_back(v);
-        continue;
-      }
-      const double r = v.x() - 0.5, a = angle + 0.25 * v.y();
-      out.emplace_back(0.5 + r * std::cos(a), v.y(), r * (std::sin(a) + 0.1));
-    }
-    return out;
-  }
-};
-
 TEST(Gpu, CcdElementaryFilterEqualsTheHostFilter) {
   std::string why;
   if (!device_available(&why)) GTEST_SKIP() << "no usable GPU: " << why;
-  const FoldingGrid grid(13);
+  const Mesh grid = ccd::test::grid_mesh(13);
+  const ccd::Topology topology = ccd::Topology::of(grid.triangles, grid.vertices.size(), "grid");
+  const std::vector<std::vector<Vec3>> positions = ccd::test::closing_fold_frames(grid, 6);
   std::size_t compared = 0, decided = 0;
-  for (int f = 0; f < 5; ++f) {
-    const std::vector<Vec3> a = grid.folded(std::numbers::pi * (0.6 + 0.12 * f)),
-                            b = grid.folded(std::numbers::pi * (0.6 + 0.12 * (f + 1)));
-    const ccd::MovingMesh m{&grid.topology, {a, b}};
-    const ccd::SweptTree tree(grid.topology, m.motion, 18, ccd::SweptTree::Use::self_collision);
+  for (std::size_t f = 0; f + 1 < positions.size(); ++f) {
+    const ccd::MovingMesh m{&topology, {positions[f], positions[f + 1]}};
+    const ccd::SweptTree tree(topology, m.motion, 18, ccd::SweptTree::Use::self_collision);
     // Every batch the traversal makes, on the device and on the host.
     std::mutex mutex;
     const ccd::ElementaryFilterBatch both = [&](std::span<const ccd::ElementaryKind> kinds,
