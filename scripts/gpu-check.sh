@@ -3,7 +3,7 @@
 # folder scripts/gpu-bundle.sh made, with nothing else installed: the GPU tests, the GPU rows of
 # the three-way comparison (bench compare_backends: the GPU against the reference on this
 # machine's cores), a look at where the GPU's time goes, and compute-sanitizer's racecheck and
-# memcheck, within the steps' limits (485 s in all; summary.md and logs.tar.gz are rewritten after
+# memcheck, within the steps' limits (500 s in all; summary.md and logs.tar.gz are rewritten after
 # every step, so a run stopped from outside keeps what it did).
 # Prints one summary table last. Writes into OUT (default ./gpu-check-out): compare.json (the rows,
 # for scripts/compare-backends.sh --gpu-json), summary.md, logs.tar.gz.
@@ -109,13 +109,14 @@ step explore 40 bash -c "$(declare -f explore); bin='$bin' logs='$logs' KDOPCD_M
 
 # 4. compute-sanitizer: shared-memory races (CUB's kernels) on the small GPU tests, then
 #    out-of-bounds and misaligned accesses and leaks, last, as the slowest step (it instruments
-#    every kernel at its first launch): the single-pair queries and the moving scene (front,
-#    binary-stack units, triangles, set-up; both SATs), then every traversal's units.
+#    every kernel at its first launch): the single-pair queries, the moving scene (front,
+#    binary-stack units, triangles, set-up; both SATs) and the CCD elementary-test filter, then
+#    every traversal's units.
 if [ -n "$sanitizer" ]; then
   step racecheck 50 "$sanitizer" --tool racecheck --error-exitcode 1 "$bin/cuda_tests" \
     --gtest_filter='Gpu/SmallScene.*:Gpu.SmallFrames*:Gpu.PairQueries*'
-  step memcheck-pairs 60 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
-    --gtest_filter='Gpu.PairQueries*:Gpu.SmallFrames*'
+  step memcheck-pairs 75 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
+    --gtest_filter='Gpu.PairQueries*:Gpu.SmallFrames*:Gpu.Ccd*'
   step memcheck-traversals 180 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
     --gtest_filter='Gpu/SmallScene.*'
 else
