@@ -7,6 +7,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <ctime>
 
@@ -74,6 +75,11 @@ std::uint64_t reserved_pending_bytes(TraversalKind t, int stack_words) {
 
 DescentRule descent_rule(const NarrowOptions& options) {
   return options.traversal == TraversalKind::DynamicStack ? DescentRule::Larger : options.rule;
+}
+
+std::uint64_t default_device_split(std::uint64_t tasks) {
+  if (tasks >= kMaxSplit / kDeviceSplitPerTask) return kMaxSplit;  // also keeps the product from overflowing
+  return std::clamp(std::bit_ceil(tasks * kDeviceSplitPerTask), kMinDeviceSplit, kMaxSplit);
 }
 
 void validate(const NarrowOptions& options) {
@@ -200,7 +206,8 @@ NarrowRun NarrowRunner::run(const std::vector<TaskSpec>& specs, const NarrowOpti
   }
   query.stack_words = words;
   query.levels = deepest_path + 2;
-  query.split = options.split.value_or(gpu ? kDeviceSplit : kHostSplitPerThread * std::uint64_t(arena.max_concurrency()));
+  query.split = options.split.value_or(gpu ? default_device_split(n)
+                                            : kHostSplitPerThread * std::uint64_t(arena.max_concurrency()));
   arena.execute([&] {
     tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
       const TaskSpec& spec = specs[i];

@@ -258,7 +258,8 @@ void add_multibody_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--split", args->split,
                   "front width at which the breadth-first phase hands its node pairs to per-thread traversals "
-                  "(0 = one traversal per object pair; default 256 per host thread, 4194304 on the GPU)")
+                  "(0 = one traversal per object pair; default 256 per host thread, on the GPU 256 per object pair "
+                  "rounded up to a power of two within 2^22..2^26)")
       ->check(CLI::Range(std::uint64_t(0), cuda::kMaxSplit));
   cmd->add_option("--frames", args->frames,
                   "simulate this many frames: objects move by the scene's velocity and spin (generated if it has "

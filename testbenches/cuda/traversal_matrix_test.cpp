@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "cuda_test_util.hpp"
 #include "traversal_test_util.hpp"
@@ -529,6 +530,30 @@ TEST(TraversalMatrix, NamesRoundTripAndBadChoicesAreInputErrors) {
   o.traversal = TraversalKind(kTraversalKinds);
   o.rule = DescentRule::Shallower;
   EXPECT_THROW(validate(o), InputError);
+}
+
+// The GPU's default split: a power of two of at least kDeviceSplitPerTask front pairs per task,
+// never below kMinDeviceSplit or above kMaxSplit, never smaller for more tasks.
+TEST(TraversalMatrix, TheGpuDefaultSplitGrowsWithTheTasks) {
+  std::uint64_t previous = 0;
+  for (std::uint64_t tasks :
+       {std::uint64_t(0), std::uint64_t(1), std::uint64_t(1000), kMinDeviceSplit / kDeviceSplitPerTask,
+        kMinDeviceSplit / kDeviceSplitPerTask + 1, std::uint64_t(20431), std::uint64_t(173026), kMaxSplit,
+        std::uint64_t(1) << 40, ~std::uint64_t(0)}) {
+    SCOPED_TRACE(tasks);
+    const std::uint64_t split = default_device_split(tasks);
+    EXPECT_TRUE(std::has_single_bit(split));
+    EXPECT_GE(split, kMinDeviceSplit);
+    EXPECT_LE(split, kMaxSplit);
+    EXPECT_GE(split, previous);
+    if (split < kMaxSplit) {
+      EXPECT_GE(split, tasks * kDeviceSplitPerTask);
+      if (split > kMinDeviceSplit) EXPECT_LT(split / 2, tasks * kDeviceSplitPerTask);  // the smallest such power
+    }
+    previous = split;
+  }
+  EXPECT_EQ(default_device_split(1), kMinDeviceSplit);
+  EXPECT_EQ(default_device_split(~std::uint64_t(0)), kMaxSplit);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ struct NarrowOptions {
   TraversalKind traversal = TraversalKind::BinaryStack;
   // Front width at which the breadth-first phase of the narrow phase hands its node pairs to
   // per-thread depth-first traversals (narrow.hpp); 0 = one traversal per task. Default:
-  // kHostSplitPerThread per host thread, kDeviceSplit on the GPU. At most kMaxSplit.
+  // kHostSplitPerThread per host thread, default_device_split(tasks) on the GPU. At most kMaxSplit.
   std::optional<std::uint64_t> split;
   int axes = 0;  // n per DOP pair, 0 = all k
   DescentRule rule = kHardwareDescentRule;
@@ -62,11 +62,21 @@ struct NarrowOptions {
 inline constexpr int kMaxThreads = 1024;
 inline constexpr std::uint64_t kMaxInitialCapacity = std::uint64_t(1) << 24;
 inline constexpr std::uint64_t kHostSplitPerThread = 256;
-// The GPU's: on an H200, 4 096 cows (density 4) took 46.0, 24.8, 20.3 and 9.4 ms of kernels per
-// frame at splits 2^16, 2^18, 2^20 and 2^22 (scripts/gpu-check.sh, docs/cuda.md §11): a wide
-// front keeps the GPU's threads in step where per-thread traversals diverge.
-inline constexpr std::uint64_t kDeviceSplit = std::uint64_t(1) << 22;
+// The GPU's smallest default split. On an H200, 4 096 cows (density 4) took 46.0, 24.8, 20.3 and
+// 9.4 ms of kernels per frame at splits 2^16, 2^18, 2^20 and 2^22 (scripts/gpu-check.sh,
+// docs/cuda.md §11): a wide front keeps the GPU's threads in step where per-thread traversals
+// diverge.
+inline constexpr std::uint64_t kMinDeviceSplit = std::uint64_t(1) << 22;
 inline constexpr std::uint64_t kMaxSplit = std::uint64_t(1) << 26;  // front buffers: 3 x 2 x 12 bytes per unit
+// Node pairs of front per task that the GPU's default split allows for.
+inline constexpr std::uint64_t kDeviceSplitPerTask = 256;
+// The GPU's default split for a query of `tasks` object pairs: kDeviceSplitPerTask per task,
+// rounded up to a power of two, within [kMinDeviceSplit, kMaxSplit]. A larger scene's front is
+// wider: 32 768 cows (173 026 object pairs) took 249, 93.0 and 73.4 ms of kernels per frame at
+// splits 2^22, 2^24 and 2^26 on an H200 (docs/cuda.md §11), and get 2^26 here; scenes of up to
+// 16 384 object pairs keep 2^22. The front buffers are sized by the split (4.8 GB at 2^26), so the
+// split grows with the scene rather than being wide for every query.
+std::uint64_t default_device_split(std::uint64_t tasks);
 void validate(const NarrowOptions& options);  // throws InputError
 // The descent rule the traversal follows: DescentRule::Larger (volume) for the dynamic stack,
 // else options.rule (which the alternating orders require to be Shallower).
