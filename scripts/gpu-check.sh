@@ -2,8 +2,9 @@
 # The GPU check, run on a machine with a GPU (CUDA driver, nvidia-smi, compute-sanitizer) from the
 # folder scripts/gpu-bundle.sh made, with nothing else installed: the GPU tests, the GPU rows of
 # the three-way comparison (bench compare_backends: the GPU against the reference on this
-# machine's cores), a look at where the GPU's time goes, and compute-sanitizer's racecheck and
-# memcheck, within the steps' limits (500 s in all; summary.md and logs.tar.gz are rewritten after
+# machine's cores), a look at where the GPU's time goes, the CCD cloth with its elementary tests on
+# the host and on the GPU, and compute-sanitizer's racecheck and
+# memcheck, within the steps' limits (560 s in all; summary.md and logs.tar.gz are rewritten after
 # every step, so a run stopped from outside keeps what it did).
 # Prints one summary table last. Writes into OUT (default ./gpu-check-out): compare.json (the rows,
 # for scripts/compare-backends.sh --gpu-json), summary.md, logs.tar.gz.
@@ -106,8 +107,39 @@ explore() {
   fi
 }
 step explore 40 bash -c "$(declare -f explore); bin='$bin' logs='$logs' KDOPCD_MESH_DIR='$KDOPCD_MESH_DIR' explore"
+# 4. Continuous collision (docs/ccd.md): the 92k-triangle cloth over the cow, 200 frames with
+#    self-collision, per interval times with the elementary tests inline (all cores, and 2 threads
+#    as on the project's build machine), in batches on the host and in batches on the GPU; every
+#    run's answers are compared with the inline run's (time and contacts of every interval).
+ccd() {
+  local k="$bin/kdop" d="$logs/ccd" mode
+  mkdir -p "$d"
+  "$k" ccd-gen cloth --mesh "$KDOPCD_MESH_DIR/cow.off" --frames 200 --out "$d/cloth.kframes" >"$d/gen.txt" || return 1
+  "$k" ccd-sequence "$d/cloth.kframes" --self --list 0 --threads 2 --json "$d/inline-2.json" >"$d/inline-2.txt" || return 1
+  for mode in inline batch cuda; do
+    "$k" ccd-sequence "$d/cloth.kframes" --self --list 0 --threads 0 --elementary "$mode" --json "$d/$mode.json" \
+      >"$d/$mode.txt" || return 1
+    tail -1 "$d/$mode.txt" | sed "s/^/$mode, all cores: /"
+  done
+  tail -1 "$d/inline-2.txt" | sed "s/^/inline, 2 threads: /"
+  rm -f "$d/cloth.kframes"
+  python3 - "$d" <<'PY' || return 1
+import json, sys
+d = sys.argv[1]
+def answers(name):
+    j = json.load(open(f"{d}/{name}.json"))
+    return [(i.get("time"), (i.get("self") or {}).get("contacts"), (i.get("pair") or {}).get("contacts"))
+            for i in j["intervals"]]
+reference = answers("inline")
+for name in ("inline-2", "batch", "cuda"):
+    same = answers(name) == reference
+    print(f"{name}: answers {'equal' if same else 'DIFFER from'} the inline run's")
+    if not same: sys.exit(1)
+PY
+}
+step ccd 60 bash -c "$(declare -f ccd); bin='$bin' logs='$logs' KDOPCD_MESH_DIR='$KDOPCD_MESH_DIR' ccd"
 
-# 4. compute-sanitizer: shared-memory races (CUB's kernels) on the small GPU tests, then
+# 5. compute-sanitizer: shared-memory races (CUB's kernels) on the small GPU tests, then
 #    out-of-bounds and misaligned accesses and leaks, last, as the slowest step (it instruments
 #    every kernel at its first launch): the single-pair queries, the moving scene (front,
 #    binary-stack units, triangles, set-up; both SATs) and the CCD elementary-test filter, then
@@ -117,8 +149,10 @@ if [ -n "$sanitizer" ]; then
     --gtest_filter='Gpu/SmallScene.*:Gpu.SmallFrames*:Gpu.PairQueries*'
   step memcheck-pairs 75 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
     --gtest_filter='Gpu.PairQueries*:Gpu.SmallFrames*:Gpu.Ccd*'
+  # About 100 s a traversal under memcheck: GPU_CHECK_MEMCHECK_TRAVERSALS (a gtest filter) picks
+  # which of the seven a run covers.
   step memcheck-traversals 180 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
-    --gtest_filter='Gpu/SmallScene.*'
+    --gtest_filter="${GPU_CHECK_MEMCHECK_TRAVERSALS:-Gpu/SmallScene.*}"
 else
   rows+=("| memcheck / racecheck | NOT RUN: compute-sanitizer not found | - |")
   failed=1
