@@ -11,6 +11,7 @@ QueryResult reference_query(const DopTree& first, const DopTree& second, const P
   t.axes = options.axes;
   t.rule = descent_rule(options);  // the dynamic stack's volume rule, else the options' rule
   t.leaf_planes = false;           // the GPU tests the k axes alone: counter for counter
+  t.wide = false;                  // and descends the binary tree
   if (options.sat != SatBackend::Fixed) return collide(first, second, relative, t, options.sat, options.fixed);
   const SatSetup centred = make_sat_setup(first.orientations(), centred_pose(first, second, relative));
   return collide(first, second, centred, place_vertices(second.mesh(), relative), t, SatBackend::Fixed, options.fixed);

@@ -19,6 +19,7 @@
 #include "kdopcd/root_bound.hpp"
 #include "leaf_plane.hpp"
 #include "node_terms_cache.hpp"
+#include "wide_tree.hpp"
 #include "placed_vertex_cache.hpp"
 #include "parallel_traverse.hpp"
 #include "kdopcd/sat_exact.hpp"
@@ -95,6 +96,8 @@ class LazyAxes {
     if (!table_made_) make_table(n_);
     return nodes_test_(context_, nf, ns);
   }
+  // The SIMD table of the first n axes (after make_table).
+  const FloatAxisTable& table() const { return table_; }
   void make_table(int n) {
     if (table_made_) return;
     if (set_ != nullptr) {  // from a pose: the axes not made yet in one batch, straight into the table
@@ -284,6 +287,91 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
                                    leaf_inner_test);
 }
 
+// Whether collide()'s float query takes the wide descent (TraversalOptions::wide): on one thread,
+// with the larger-node rule and an unbounded stack; otherwise traverse() descends the binary tree.
+bool takes_wide_descent(const TraversalOptions& options) {
+  return options.wide && options.threads == 1 && options.rule == DescentRule::Larger && options.stack_capacity == 0;
+}
+
+// The float query's wide descent (ref/src/wide_tree.hpp; docs/architecture.md, "The wide
+// descent"): traverse()'s loop with the larger-node rule, except that an overlapping pair whose
+// node of the first (second) object is split tests the other node against all of that node's wide
+// children in one call of float_pair_test_wide, and pushes the overlapping ones. The root pair is
+// tested by root_test (collide_float's pair test); leaf_inner_test as in traverse(). Counters as
+// traverse()'s: every child tested is a pair test, its axes counted as the scalar test counts them.
+template <class RootTest, class MakeTriangleTest, class LeafInnerTest>
+QueryResult wide_descent(const DopTree& first, const DopTree& second, LazyAxes& axes, int n, RootTest&& root_test,
+                         MakeTriangleTest&& make_triangle_test, const LeafInnerTest& leaf_inner_test) {
+  QueryResult result;
+  TraversalStats& stats = result.stats;
+  stats.max_stack_depth = 1;  // the root pair, as traverse() counts it
+  const PairVerdict root = root_test(0, 0);
+  ++stats.pair_tests;
+  stats.axis_tests += std::uint64_t(root.axes_tested);
+  if (root.separated) return result;
+  axes.make_table(n);
+  const FloatAxisTable& table = axes.table();
+  const FloatPairTestWide test = float_pair_test_wide();
+  WideOtherTerms other_terms;
+  const std::shared_ptr<const detail::WideTree> wide_first = detail::WideTree::of(first);
+  const std::shared_ptr<const detail::WideTree> wide_second = detail::WideTree::of(second);
+  using Test = decltype(make_triangle_test());
+  LateValue<Test> triangle_test;  // made at the first triangle test
+  struct NodePair {
+    std::int32_t first, second;
+  };
+  std::vector<NodePair> stack;
+  stack.reserve(64);
+  // Tests node `other` against the wide children of binary node b of `tree` and pushes the
+  // overlapping pairs, child 0 on top (tested first, as traverse() tests the left child first).
+  auto split = [&](const detail::WideTree& tree, std::int32_t b, bool first_split, const DopTree& other_tree,
+                   std::int32_t other) {
+    const std::int32_t w = tree.wide_of(b);
+    const detail::WideTree::Node& node = tree.node(w);
+    stats.pair_tests += std::uint64_t(node.count);
+    const std::uint32_t overlapping = test(table, tree.lanes(w), node.count, first_split,
+                                           other_tree.coefficients(std::size_t(other)).data(), other_terms,
+                                           stats.axis_tests);
+    for (int l = node.count - 1; l >= 0; --l)
+      if (overlapping >> l & 1u)
+        stack.push_back(first_split ? NodePair{node.child[l], other} : NodePair{other, node.child[l]});
+    stats.max_stack_depth = std::max<std::uint32_t>(stats.max_stack_depth, std::uint32_t(stack.size()));
+  };
+  NodePair pair{0, 0};  // overlapping
+  for (;;) {
+    const DopNode& f = first.node(std::size_t(pair.first));
+    const DopNode& s = second.node(std::size_t(pair.second));
+    if (f.is_leaf() && s.is_leaf()) {
+      ++stats.leaf_pairs;
+      ++stats.triangle_tests;
+      if (!triangle_test) triangle_test.emplace(make_triangle_test());
+      if ((*triangle_test)(f.triangle, s.triangle))
+        result.contacts.push_back({std::uint32_t(f.triangle), std::uint32_t(s.triangle)});
+    } else {
+      bool separated_by_leaf_plane = false;
+      if constexpr (!std::is_null_pointer_v<LeafInnerTest>) {
+        if (f.is_leaf() != s.is_leaf() && leaf_inner_test(pair.first, pair.second)) {
+          ++stats.axis_tests;
+          separated_by_leaf_plane = true;
+        }
+      }
+      if (!separated_by_leaf_plane) {
+        if (split_first_node(f.is_leaf(), s.is_leaf(), f.depth, s.depth, DescentRule::Larger,
+                             first.size(std::size_t(pair.first)), second.size(std::size_t(pair.second))))
+          split(*wide_first, pair.first, true, second, pair.second);
+        else
+          split(*wide_second, pair.second, false, first, pair.first);
+      }
+    }
+    if (stack.empty()) break;
+    pair = stack.back();
+    stack.pop_back();
+  }
+  std::sort(result.contacts.begin(), result.contacts.end());
+  stats.contacts = result.contacts.size();
+  return result;
+}
+
 // The query of a pose whose root pair roots_clear_on_first_axis settles: the traversal (the
 // same options, checks and counters) of a root pair test that separates on its first axis.
 QueryResult separated_on_first_axis(const DopTree& first, const DopTree& second, const TraversalOptions& options) {
@@ -347,8 +435,11 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
   };
   if (leaf_plane != nullptr) {
     auto leaf_inner_test = [leaf_plane](std::int32_t nf, std::int32_t ns) { return leaf_plane->separates(nf, ns); };
+    if (takes_wide_descent(options))
+      return wide_descent(first, second, axes, n, pair_test, make_triangle_test, leaf_inner_test);
     return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes, leaf_inner_test);
   }
+  if (takes_wide_descent(options)) return wide_descent(first, second, axes, n, pair_test, make_triangle_test, nullptr);
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }
 
@@ -605,7 +696,7 @@ std::vector<std::int64_t> make_own_terms(const DopTree& tree, const QuantizedTre
   return terms;
 }
 
-constexpr int kKindOwnTerms = 4;  // DerivedCache kind (1 in sat_fixed.cpp, 2 and 3 below)
+constexpr int kKindOwnTerms = 4;  // DerivedCache kind (1 in sat_fixed.cpp, 2 and 3 below, 5 in wide_tree.cpp)
 
 std::shared_ptr<const std::vector<std::int64_t>> cached_own_terms(const DopTree& tree, const QuantizedTree& q,
                                                                   int c) {
@@ -766,7 +857,7 @@ void check_same_k(const DopTree& first, const DopTree& second) {
   if (first.k() != second.k()) throw std::invalid_argument("collide: trees must share k");
 }
 
-// DerivedCache kinds of this file (sat_fixed.cpp uses 1).
+// DerivedCache kinds of this file (sat_fixed.cpp uses 1, wide_tree.cpp 5).
 constexpr int kKindQuantizedVertices = 2;  // quantize_vertices(mesh, centre, s, v)
 constexpr int kKindLiftedVertices = 3;     // lift_first_vertex(quantize_vertices(...), m)
 

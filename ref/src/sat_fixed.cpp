@@ -98,7 +98,7 @@ QuantizedTree::QuantizedTree(const DopTree& tree, double s, int b) : k_(tree.k()
 namespace kdopcd {
 
 std::shared_ptr<const QuantizedTree> quantized_tree(const DopTree& tree, double s, int b) {
-  constexpr int kKindQuantizedTree = 1;  // DerivedCache kinds: 1 here, 2 and 3 in collide.cpp
+  constexpr int kKindQuantizedTree = 1;  // DerivedCache kinds: 1 here, 2 to 4 in collide.cpp, 5 in wide_tree.cpp
   return tree.derived_cache().get<QuantizedTree>(kKindQuantizedTree, s, b, 0,
                                                  [&] { return QuantizedTree(tree, s, b); });
 }

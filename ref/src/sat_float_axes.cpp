@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 #include "kdopcd/sat_float_axes.hpp"
 #include "no_loop_to_memset.hpp"
@@ -214,6 +215,136 @@ PairVerdict FloatPairTestNodesImpl(const FloatPairTestContext& c, std::int32_t n
                                *a_blocks, tb, *b_blocks);
 }
 
+// One node against up to kWideLanes nodes of the other tree in lanes (FloatPairTestWide). Per axis,
+// in make_sat_setup's order: the other node's half as a scalar, the lanes' halves in blocks of the
+// vector width, each with the operations of separates_first_own / separates_second_own in their
+// order (diff1 = second.X1 - first.X1, diff2 = first.X2 - second.X2, as FloatNodeTerms), until
+// every lane is separated. A lane separated at axis i adds i + 1 to axis_tests, one never
+// separated the axis count.
+template <bool kLanesFirst>
+HWY_INLINE std::uint32_t wide_test(const FloatAxisTable& table, const double* lanes, int count, const double* o,
+                                   WideOtherTerms& memo, std::uint64_t& axis_tests) {
+  if (memo.node != o || memo.lanes_first != kLanesFirst) {
+    memo.node = o;
+    memo.lanes_first = kLanesFirst;
+    memo.made = 0;
+  }
+  const hn::CappedTag<double, kWideLanes> d;
+  using V = hn::Vec<decltype(d)>;
+  using M = hn::Mask<decltype(d)>;
+  constexpr size_t N = hn::MaxLanes(d);  // a fixed width on every x86 and Arm NEON target
+  constexpr size_t kBlocks = kWideLanes / N;
+  static_assert(kBlocks * N == kWideLanes);
+  const hn::RebindToSigned<decltype(d)> di;
+  const auto zero = hn::Zero(d);
+  // Per block: the lanes separated so far (lanes past count from the start) and the axis count
+  // each of them was separated at.
+  M separated[kBlocks];
+  V axes_at[kBlocks];
+  for (size_t b = 0; b < kBlocks; ++b) {
+    separated[b] = hn::Not(hn::RebindMask(d, hn::FirstN(di, size_t(count) > b * N ? size_t(count) - b * N : 0)));
+    axes_at[b] = zero;
+  }
+  const int n = table.axes;
+  for (int i = 0; i < n; ++i) {
+    const bool even = i % 2 == 0;
+    const FloatAxisLanes& t = even ? table.even : table.odd;
+    const size_t e = size_t(i / 2);
+    const bool lanes_own = even == kLanesFirst;  // the lanes' object owns axis i
+    const double p = t.p[e];
+    double o1, o2;  // the other node's X1, X2
+    if (i < memo.made) {
+      o1 = memo.x1[i];
+      o2 = memo.x2[i];
+    } else if (!lanes_own) {
+      if constexpr (kLanesFirst) {  // the second node owns the odd axis: -a[own_min] + p, a[own_max] + p
+        o1 = -o[t.own_min[e]] + p;
+        o2 = o[t.own_max[e]] + p;
+      } else {  // the first node owns the even axis: b[own_max], -b[own_min]
+        o1 = o[t.own_max[e]];
+        o2 = -o[t.own_min[e]];
+      }
+    } else {
+      const double lo = t.P[0][e] * o[t.j[0][e]] + t.P[1][e] * o[t.j[1][e]] + t.P[2][e] * o[t.j[2][e]];
+      const double hi = -(t.P[0][e] * o[t.jk[0][e]] + t.P[1][e] * o[t.jk[1][e]] + t.P[2][e] * o[t.jk[2][e]]);
+      if constexpr (kLanesFirst) {  // the second node projected on an even axis: a_min + p, a_max + p
+        o1 = lo + p;
+        o2 = hi + p;
+      } else {  // the first node projected on an odd axis: b_max, b_min
+        o1 = hi;
+        o2 = lo;
+      }
+    }
+    if (i >= memo.made) {
+      memo.x1[i] = o1;
+      memo.x2[i] = o2;
+      memo.made = i + 1;
+    }
+    const V O1 = hn::Set(d, o1), O2 = hn::Set(d, o2), axis_count = hn::Set(d, double(i + 1));
+    bool all = true;
+    for (size_t b = 0; b < kBlocks; ++b) {
+      const double* c = lanes + b * N;  // face f of these lanes at c + f * kWideLanes
+      auto face = [&](std::int64_t f) { return hn::LoadU(d, c + size_t(f) * kWideLanes); };
+      V x1, x2;
+      if (lanes_own) {
+        const V cmin = face(t.own_min[e]), cmax = face(t.own_max[e]);
+        if constexpr (kLanesFirst) {  // b[own_max], -b[own_min]
+          x1 = cmax;
+          x2 = hn::Neg(cmin);
+        } else {  // -a[own_min] + p, a[own_max] + p
+          const V P = hn::Set(d, p);
+          x1 = hn::Add(hn::Neg(cmin), P);
+          x2 = hn::Add(cmax, P);
+        }
+      } else {
+        const V P0 = hn::Set(d, t.P[0][e]), P1 = hn::Set(d, t.P[1][e]), P2 = hn::Set(d, t.P[2][e]);
+        V lo = hn::Mul(P0, face(t.j[0][e]));
+        lo = hn::Add(lo, hn::Mul(P1, face(t.j[1][e])));
+        lo = hn::Add(lo, hn::Mul(P2, face(t.j[2][e])));
+        V hi = hn::Mul(P0, face(t.jk[0][e]));
+        hi = hn::Add(hi, hn::Mul(P1, face(t.jk[1][e])));
+        hi = hn::Add(hi, hn::Mul(P2, face(t.jk[2][e])));
+        hi = hn::Neg(hi);
+        if constexpr (kLanesFirst) {  // b_max, b_min
+          x1 = hi;
+          x2 = lo;
+        } else {  // a_min + p, a_max + p
+          const V P = hn::Set(d, p);
+          x1 = hn::Add(lo, P);
+          x2 = hn::Add(hi, P);
+        }
+      }
+      M sep;
+      if constexpr (kLanesFirst) sep = hn::Or(hn::Gt(hn::Sub(O1, x1), zero), hn::Gt(hn::Sub(x2, O2), zero));
+      else sep = hn::Or(hn::Gt(hn::Sub(x1, O1), zero), hn::Gt(hn::Sub(O2, x2), zero));
+      axes_at[b] = hn::IfThenElse(hn::AndNot(separated[b], sep), axis_count, axes_at[b]);
+      separated[b] = hn::Or(separated[b], sep);
+      all = all && hn::AllTrue(d, separated[b]);
+    }
+    if (all) break;
+  }
+  // The lanes never separated tested every axis; the sum over the first `count` lanes.
+  std::uint32_t overlapping = 0;
+  double tested = 0;
+  const V all_axes = hn::Set(d, double(n));
+  for (size_t b = 0; b < kBlocks; ++b) {
+    HWY_ALIGN double at[N];
+    hn::Store(hn::IfThenElse(separated[b], axes_at[b], all_axes), d, at);
+    for (size_t l = 0; l < N && b * N + l < size_t(count); ++l) tested += at[l];
+    std::uint8_t bits[8] = {};
+    hn::StoreMaskBits(d, hn::Not(separated[b]), bits);
+    overlapping |= std::uint32_t(bits[0]) << (b * N);
+  }
+  axis_tests += std::uint64_t(tested);
+  return overlapping & ((1u << count) - 1);
+}
+
+std::uint32_t FloatPairTestWideImpl(const FloatAxisTable& table, const double* lanes, int count, bool lanes_first,
+                                    const double* other, WideOtherTerms& other_terms, std::uint64_t& axis_tests) {
+  return lanes_first ? wide_test<true>(table, lanes, count, other, other_terms, axis_tests)
+                     : wide_test<false>(table, lanes, count, other, other_terms, axis_tests);
+}
+
 std::int64_t FloatPairTestTargetImpl() { return HWY_TARGET; }
 
 }  // namespace HWY_NAMESPACE
@@ -235,6 +366,7 @@ HWY_EXPORT(FloatPairTestLanesImpl);
 HWY_EXPORT(FloatPairTestTargetImpl);
 HWY_EXPORT(FloatPairTestTermsImpl);
 HWY_EXPORT(FloatPairTestNodesImpl);
+HWY_EXPORT(FloatPairTestWideImpl);
 HWY_EXPORT(FloatTableFromTriplesImpl);
 static_assert(kFilledSlots == ProjectedTripleLanes::kLanes, "the table's filled lanes are the triples' lanes");
 
@@ -359,6 +491,11 @@ FloatPairTestTerms float_pair_test_terms() {
 FloatPairTestNodes float_pair_test_nodes() {
   if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   return &HWY_DYNAMIC_DISPATCH(FloatPairTestNodesImpl);
+}
+
+FloatPairTestWide float_pair_test_wide() {
+  if (!hwy::GetChosenTarget().IsInitialized()) hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  return &HWY_DYNAMIC_DISPATCH(FloatPairTestWideImpl);
 }
 
 const char* float_pair_test_target() {

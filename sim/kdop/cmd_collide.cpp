@@ -37,6 +37,7 @@ struct CollideArgs {
   std::string device = "reference";
   bool check = false;
   bool no_leaf_planes = false;
+  bool binary_descent = false;
 };
 
 
@@ -161,6 +162,11 @@ void run_collide(const CollideArgs& args, bool bits_given, bool tri_bits_given) 
     throw InputError("--no-leaf-planes: the leaf-plane axis is the reference's float backend's (got --backend " +
                      std::string(to_string(backend)) + ", --device " + args.device + ")");
   options.leaf_planes = !args.no_leaf_planes;
+  // So does the wide descent, which the larger rule on one thread takes.
+  if (args.binary_descent && (backend != SatBackend::Float || args.device != "reference"))
+    throw InputError("--binary-descent: the wide descent is the reference's float backend's (got --backend " +
+                     std::string(to_string(backend)) + ", --device " + args.device + ")");
+  options.wide = !args.binary_descent;
   const TreeBuild build = !args.build.empty() ? parse_tree_build(args.build)
                           : hardware          ? kHardwareTreeBuild
                                               : TreeBuild::Sah;
@@ -294,6 +300,9 @@ void add_collide_command(CLI::App& app) {
   cmd->add_flag("--no-leaf-planes", args->no_leaf_planes,
                "float backend: test the k axes alone, without the leaf-plane axis (as the accelerator and the GPU "
                "do: their counters, pair for pair)");
+  cmd->add_flag("--binary-descent", args->binary_descent,
+               "float backend, larger rule: descend the binary tree pair by pair instead of testing a split node's "
+               "(up to) four wide children at once (the same contacts; the counters of the binary traversals)");
   cmd->add_option("--backend", args->backend, "SAT arithmetic: float, fixed, exact")->capture_default_str();
   cmd->add_option("--bits", args->bits, "fixed backend: fractional bits b,c,z (or one n for all three), each 4..44")
       ->capture_default_str();

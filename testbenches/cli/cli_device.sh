@@ -45,6 +45,13 @@ if ! nvidia-smi > /dev/null 2>&1; then
   check "--device cuda without a GPU: exit 2 (got $rc)" test "$rc" -eq 2
   check "--device cuda without a GPU: says why" grep -q "no usable GPU" "$tmp/err"
 fi
+# The reference's wide descent (its default) and binary descent: the same contact pairs, other counters.
+"$kdop" collide "$meshes/cow.off" "$meshes/cow.off" --pose "1 0 0 0 0.1 0 0" --pairs "$tmp/wide.txt" > "$tmp/wide.out"
+"$kdop" collide "$meshes/cow.off" "$meshes/cow.off" --pose "1 0 0 0 0.1 0 0" --binary-descent --pairs "$tmp/binary.txt" \
+  > "$tmp/binary.out"
+check "wide and binary descent: the same contact pairs" cmp -s "$tmp/wide.txt" "$tmp/binary.txt"
+check "wide and binary descent: contacts found" test "$(head -1 "$tmp/wide.txt" | awk '{ print $3 }')" -gt 0
+check "wide and binary descent: other pair tests" test "$(counts "$tmp/wide.out")" != "$(counts "$tmp/binary.out")"
 "$kdop" multibody-scene --mesh "$meshes/cow.off" --objects 12 --density 6 --seed 2 -o "$tmp/s.json" > /dev/null
 "$kdop" multibody "$tmp/s.json" --frames 3 --check > "$tmp/frames.out"
 rc=$?

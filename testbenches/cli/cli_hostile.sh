@@ -321,6 +321,8 @@ ignored_options() {
   refused "--no-leaf-planes" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend fixed --no-leaf-planes
   refused "--no-leaf-planes" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend exact --no-leaf-planes
   run 0 "" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --no-leaf-planes
+  refused "--binary-descent" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --backend fixed --binary-descent
+  run 0 "" collide "$tmp/a.off" "$tmp/b.off" "${pose[@]}" --binary-descent
   refused "--backend belongs to --scene" verify-bound --samples 10 --backend float
   refused "--limit belongs to --scene" verify-bound --samples 10 --limit 5
   refused "--seed" verify-bound --samples 0 --vectors "$tmp/one.vec" --seed 3

@@ -548,7 +548,9 @@ TEST(TraversalMatrix, TheGpuDefaultSplitGrowsWithTheTasks) {
     EXPECT_GE(split, previous);
     if (split < kMaxSplit) {
       EXPECT_GE(split, tasks * kDeviceSplitPerTask);
-      if (split > kMinDeviceSplit) EXPECT_LT(split / 2, tasks * kDeviceSplitPerTask);  // the smallest such power
+      if (split > kMinDeviceSplit) {
+        EXPECT_LT(split / 2, tasks * kDeviceSplitPerTask);  // the smallest such power
+      }
     }
     previous = split;
   }

@@ -97,11 +97,15 @@ TEST(LeafPlanes, TheFixedBackendAndSeveralThreadsIgnoreOrHonourItAlike) {
   EXPECT_EQ(fixed.contacts, fixed_without.contacts);
   EXPECT_EQ(fixed.stats.pair_tests, fixed_without.stats.pair_tests);
   EXPECT_EQ(fixed.stats.axis_tests, fixed_without.stats.axis_tests);
-  // A parallel traversal tests the same pairs with the extra axis as the sequential one.
+  // A parallel traversal tests the same pairs with the extra axis as the sequential binary descent
+  // (the wide descent, one thread's default, tests others: the same contacts).
   TraversalOptions two_threads;
   two_threads.threads = 2;
-  const QueryResult one = collide(triangle, sphere, pose, TraversalOptions{});
+  TraversalOptions binary;
+  binary.wide = false;
+  const QueryResult one = collide(triangle, sphere, pose, binary);
   const QueryResult two = collide(triangle, sphere, pose, two_threads);
+  EXPECT_EQ(collide(triangle, sphere, pose, TraversalOptions{}).contacts, one.contacts);
   EXPECT_EQ(one.contacts, two.contacts);
   EXPECT_EQ(one.stats.pair_tests, two.stats.pair_tests);
   EXPECT_EQ(one.stats.axis_tests, two.stats.axis_tests);

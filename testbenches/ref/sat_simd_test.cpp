@@ -19,6 +19,7 @@
 #include "kdopcd/sat_float_axes.hpp"
 #include "kdopcd/sat_setup.hpp"
 #include "kdopcd/shapes.hpp"
+#include "every_target.hpp"
 #include "test_meshes.hpp"
 
 using namespace kdopcd;
@@ -250,9 +251,132 @@ TEST(FloatSimd, EqualsScalarOnRealTreeNodes) {
   }
 }
 
+// The wide test (one node against up to four in lanes, float_pair_test_wide) decides every pair
+// as the scalar test: the overlap bit of each lane and the sum of the pairs' axes tested, with the
+// lanes of either object, 1 to 4 lanes, every supported k and axis counts, on random nodes
+// (empty and touching ones among them) and on real tree nodes, on every instruction set.
+TEST(FloatSimd, WideLanesEqualScalarPerPair) {
+  REQUIRE_REAL_MESH("elephant.off");
+  const DopTree real(load_mesh(real_mesh_path("elephant.off")), 24);
+  on_every_target([&] {
+    const FloatPairTestWide wide = float_pair_test_wide();
+    std::mt19937_64 rng(17);
+    for (int k : kSupportedK) {
+      const OrientationSet& set = orientation_set(k);
+      int overlapping = 0, separated = 0;
+      for (int trial = 0; trial < 1500; ++trial) {
+        const std::vector<FloatAxis> axes = float_axes(set, random_pose(rng, 0.4));
+        auto node = [&](int which) {
+          if (k == 24 && which % 3 == 2) {  // a node of a real tree, shallow mostly
+            const std::size_t i = rng() % std::min<std::size_t>(real.node_count(), 64);
+            const auto c = real.coefficients(i);
+            return std::vector<double>(c.begin(), c.end());
+          }
+          std::vector<double> dop = random_dop(set, rng);
+          if (rng() % 11 == 0) std::swap(dop[0], dop[std::size_t(k / 2)]);  // an empty DOP
+          if (rng() % 13 == 0) dop[std::size_t(rng() % std::uint64_t(k))] = -0.0;
+          return dop;
+        };
+        const std::vector<double> other = node(0);
+        const int count = 1 + int(rng() % kWideLanes);
+        std::vector<std::vector<double>> nodes;
+        std::vector<double> lanes(std::size_t(k) * kWideLanes, 0.0);
+        for (int l = 0; l < kWideLanes; ++l) {
+          nodes.push_back(node(l + 1));
+          for (int f = 0; f < k; ++f) lanes[std::size_t(f) * kWideLanes + std::size_t(l)] = nodes.back()[std::size_t(f)];
+        }
+        const bool lanes_first = rng() % 2 == 0;
+        for (int n : {1, 2, k / 2 + 1, k}) {
+          FloatAxisTable table;
+          make_float_axis_table(axes, n, table);
+          std::uint32_t expected_bits = 0;
+          std::uint64_t expected_axes = 0;
+          for (int l = 0; l < count; ++l) {
+            const double* b = lanes_first ? nodes[std::size_t(l)].data() : other.data();  // the first object's
+            const double* a = lanes_first ? other.data() : nodes[std::size_t(l)].data();
+            const PairVerdict v = float_pair_test_scalar(axes, n, a, b);
+            if (!v.separated) expected_bits |= 1u << l;
+            expected_axes += std::uint64_t(v.axes_tested);
+            (v.separated ? separated : overlapping) += n == k;
+          }
+          WideOtherTerms memo;  // fresh, then kept: a second call reads the other node's half from it
+          for (int call = 0; call < 2; ++call) {
+            std::uint64_t axes_tested = 0;
+            const std::uint32_t bits = wide(table, lanes.data(), count, lanes_first, other.data(), memo, axes_tested);
+            ASSERT_EQ(bits, expected_bits) << "k " << k << " n " << n << " count " << count << " call " << call;
+            ASSERT_EQ(axes_tested, expected_axes) << "k " << k << " n " << n << " count " << count << " call " << call;
+          }
+        }
+      }
+      EXPECT_GT(overlapping, 100) << "k " << k;
+      EXPECT_GT(separated, 100) << "k " << k;
+    }
+  });
+}
+
+// The wide descent written plainly, for its counters: the collapse of ref/src/wide_tree.hpp (a
+// node's two children, then the inner child of the largest size split, the left child in its
+// place and the right one last, until four) and the scalar test of each child, child 0 first.
+QueryResult plain_wide_traversal(const DopTree& first, const DopTree& second, const SatSetup& setup, int n) {
+  const int half = first.k() / 2;
+  auto pair_test = [&](int nf, int ns) {
+    const double* b = first.coefficients(std::size_t(nf)).data();
+    const double* a = second.coefficients(std::size_t(ns)).data();
+    for (int i = 0; i < n; ++i) {
+      const AxisSetup& ax = setup.axes[std::size_t(i)];
+      if (float_axis_diffs(a, b, half, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
+        return PairVerdict{true, i + 1};
+    }
+    return PairVerdict{false, n};
+  };
+  auto children = [](const DopTree& t, int b) {
+    std::vector<int> c{t.node(std::size_t(b)).left, t.node(std::size_t(b)).right};
+    while (c.size() < std::size_t(kWideLanes)) {
+      int largest = -1;
+      for (int l = 0; l < int(c.size()); ++l)
+        if (!t.node(std::size_t(c[std::size_t(l)])).is_leaf() &&
+            (largest < 0 || t.size(std::size_t(c[std::size_t(l)])) > t.size(std::size_t(c[std::size_t(largest)]))))
+          largest = l;
+      if (largest < 0) break;
+      const DopNode& split = t.node(std::size_t(c[std::size_t(largest)]));
+      c[std::size_t(largest)] = split.left;
+      c.push_back(split.right);
+    }
+    return c;
+  };
+  QueryResult r;
+  std::vector<std::pair<int, int>> stack;
+  auto test = [&](int f, int s) {
+    const PairVerdict v = pair_test(f, s);
+    ++r.stats.pair_tests;
+    r.stats.axis_tests += std::uint64_t(v.axes_tested);
+    return !v.separated;
+  };
+  if (test(0, 0)) stack.emplace_back(0, 0);
+  while (!stack.empty()) {
+    const auto [f, s] = stack.back();
+    stack.pop_back();
+    const DopNode& nf = first.node(std::size_t(f));
+    const DopNode& ns = second.node(std::size_t(s));
+    if (nf.is_leaf() && ns.is_leaf()) {
+      ++r.stats.leaf_pairs;
+      continue;
+    }
+    const bool split_first = split_first_node(nf.is_leaf(), ns.is_leaf(), nf.depth, ns.depth, DescentRule::Larger,
+                                              first.size(std::size_t(f)), second.size(std::size_t(s)));
+    const std::vector<int> c = children(split_first ? first : second, split_first ? f : s);
+    std::vector<std::pair<int, int>> overlapping;
+    for (int child : c)
+      if (split_first ? test(child, s) : test(f, child)) overlapping.emplace_back(split_first ? child : f, split_first ? s : child);
+    stack.insert(stack.end(), overlapping.rbegin(), overlapping.rend());
+  }
+  return r;
+}
+
 // The float query (whose pair tests after the root are the SIMD ones) against the plain
 // traversal with float_axis_diffs on the set-up: same counters, for every pose class and a
-// partial axis count.
+// partial axis count; the binary descent (wide = false) against traverse(), the wide descent (the
+// default) against plain_wide_traversal, and the same contacts either way.
 TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
   REQUIRE_REAL_MESH("elephant.off");
   REQUIRE_REAL_MESH("hand.off");
@@ -277,6 +401,7 @@ TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
         }
         return PairVerdict{false, n};
       };
+      options.wide = false;
       const QueryResult plain = traverse(ta, tb, options, pair_test, [](int, int) { return false; });
       const QueryResult ours = collide(ta, tb, cp.pose, options);
       EXPECT_EQ(ours.stats.pair_tests, plain.stats.pair_tests) << to_string(cp.kind) << " n " << n;
@@ -284,6 +409,14 @@ TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
       EXPECT_EQ(ours.stats.leaf_pairs, plain.stats.leaf_pairs) << to_string(cp.kind) << " n " << n;
       EXPECT_EQ(ours.stats.max_stack_depth, plain.stats.max_stack_depth) << to_string(cp.kind) << " n " << n;
       EXPECT_GT(plain.stats.pair_tests, 0u);
+      options.wide = true;
+      const QueryResult plain_wide = plain_wide_traversal(ta, tb, setup, n);
+      const QueryResult wide = collide(ta, tb, cp.pose, options);
+      EXPECT_EQ(wide.stats.pair_tests, plain_wide.stats.pair_tests) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(wide.stats.axis_tests, plain_wide.stats.axis_tests) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(wide.stats.leaf_pairs, plain_wide.stats.leaf_pairs) << to_string(cp.kind) << " n " << n;
+      EXPECT_EQ(wide.contacts, ours.contacts) << to_string(cp.kind) << " n " << n;
+      if (plain.stats.pair_tests > 1) EXPECT_NE(wide.stats.pair_tests, 0u);
     }
 }
 

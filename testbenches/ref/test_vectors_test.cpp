@@ -180,7 +180,7 @@ TEST(TestVectors, RecordedFromARealTraversal) {
             if (backend == SatBackend::Fixed) mismatches += evaluate_test_vector(v).separated() != sep;
             return true;
           });
-      const QueryResult r = collide(tree, tree, cp.pose, TraversalOptions{.leaf_planes = false}, backend, bits);
+      const QueryResult r = collide(tree, tree, cp.pose, TraversalOptions{.leaf_planes = false, .wide = false}, backend, bits);
       EXPECT_EQ(stats.pair_tests, r.stats.pair_tests);
       EXPECT_EQ(stats.axis_tests, r.stats.axis_tests);
       EXPECT_EQ(count, r.stats.axis_tests);

@@ -141,6 +141,29 @@ struct FloatPairTestContext {
 using FloatPairTestNodes = PairVerdict (*)(const FloatPairTestContext& context, std::int32_t nf, std::int32_t ns);
 FloatPairTestNodes float_pair_test_nodes();  // fetch once, call per pair
 
+// The pair tests of one node against up to kWideLanes nodes of the other tree at once, the
+// children of a node of collide()'s wide descent (ref/src/wide_tree.hpp): the nodes in lanes, face
+// f of lane l at lanes[f * kWideLanes + l] (lanes past `count` are read but decide nothing),
+// `other` the other node's k coefficients, lanes_first whether the lanes hold the first object's
+// nodes. Every pair is decided on the table's axes in make_sat_setup's order with the operations
+// of separates_first_own / separates_second_own: bit l of the result is set where pair l is not
+// separated, and axis_tests grows by the sum of the pairs' axes_tested, all as
+// float_pair_test_scalar would give them pair by pair.
+inline constexpr int kWideLanes = 4;
+// The other node's half of the axes the last call reached (X1, X2 of FloatNodeTerms in axis
+// order), kept for the next call with the same node in the same role: the descent tests a node
+// against the children of several nodes in a row. One per query, starting empty.
+struct WideOtherTerms {
+  const double* node = nullptr;  // the other node's coefficients, or null
+  bool lanes_first = false;
+  int made = 0;                  // axes [0, made) are in x1, x2
+  double x1[kFloatAxisSlots * 2], x2[kFloatAxisSlots * 2];
+};
+using FloatPairTestWide = std::uint32_t (*)(const FloatAxisTable& table, const double* lanes, int count,
+                                            bool lanes_first, const double* other, WideOtherTerms& other_terms,
+                                            std::uint64_t& axis_tests);
+FloatPairTestWide float_pair_test_wide();  // fetch once, call per node
+
 // Which instruction set that is (e.g. "AVX3", "AVX2", "SSE4", "EMU128"), for reports.
 const char* float_pair_test_target();
 

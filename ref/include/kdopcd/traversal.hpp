@@ -52,11 +52,17 @@ struct TraversalOptions {
   // The model, the RTL and the GPU test the k axes alone: a query compared with them counter for
   // counter sets this false (kHardwareTraversal).
   bool leaf_planes = true;
+  // Float backend of collide() on one thread with the larger-node rule and an unbounded stack: the
+  // wide descent (docs/architecture.md, "The wide descent"): a split node's children and their
+  // larger descendants, up to four, are tested against the other node in one SIMD call. The same
+  // contacts; other node pairs are tested, so the counters differ from the binary descent's (the
+  // parallel traversal's, the accelerator's, the GPU's), which false keeps.
+  bool wide = true;
 };
 
 // The options of a query compared counter for counter with the accelerator paths and the GPU:
 // their descent rule, the k axes alone.
-inline constexpr TraversalOptions kHardwareTraversal{.rule = kHardwareDescentRule, .leaf_planes = false};
+inline constexpr TraversalOptions kHardwareTraversal{.rule = kHardwareDescentRule, .leaf_planes = false, .wide = false};
 
 struct TraversalStats {
   std::uint64_t pair_tests = 0;      // DOP pairs tested
