@@ -21,7 +21,7 @@ class Query {
  public:
   Query(TreePtr first, TreePtr second, const std::string& backend, int axes, const std::string& rule,
         const std::optional<std::vector<int>>& bits, const std::optional<std::vector<int>>& tri_bits, int threads,
-        std::size_t stack_capacity, bool leaf_planes)
+        std::size_t stack_capacity, bool leaf_planes, bool wide)
       : first_(std::move(first)), second_(std::move(second)) {
     if (first_->tree.k() != second_->tree.k())
       throw InputError(fmt::format("the trees must share k (got {} and {})", first_->tree.k(), second_->tree.k()));
@@ -39,6 +39,7 @@ class Query {
     options_.threads = threads;
     options_.stack_capacity = stack_capacity;
     options_.leaf_planes = leaf_planes;
+    options_.wide = wide;
     if (bits) fixed_ = fixed_params_from(*bits);
     if (tri_bits) tri_ = triangle_params_from(*tri_bits);
   }
@@ -101,6 +102,7 @@ class Query {
     d["threads"] = options_.threads;
     d["stack_capacity"] = options_.stack_capacity;
     d["leaf_planes"] = options_.leaf_planes;
+    d["wide"] = options_.wide;
     return d;
   }
 
@@ -117,14 +119,16 @@ const char* const kQueryDoc =
     "tri_bits=(v, m) set its widths); axes: tested per DOP pair (0 = all k); rule: 'shallower', 'first', 'second' "
     "or 'larger'; threads: of one query (1 = sequential, 0 = every core); stack_capacity: 0 = unbounded (else "
     "kdopcd.CapacityError when exceeded); leaf_planes: the float backend's leaf-plane axis (TraversalOptions::"
-    "leaf_planes; False to compare counters with the model, the RTL or the GPU).";
+    "leaf_planes; False to compare counters with the model, the RTL or the GPU); wide: the float backend's wide "
+    "descent with rule 'larger' on one thread (TraversalOptions::wide; the same contacts, other counters; False "
+    "descends the binary tree, as the parallel traversal, the model and the GPU do).";
 
 // A Query from collide()'s keyword arguments (the names and defaults of Query's constructor).
 Query query_from_kwargs(TreePtr first, TreePtr second, const py::kwargs& kwargs, const char* function) {
   std::string backend = "float", rule = "shallower";
   int axes = 0, threads = 1;
   std::size_t stack_capacity = 0;
-  bool leaf_planes = true;
+  bool leaf_planes = true, wide = true;
   std::optional<std::vector<int>> bits, tri_bits;
   for (const auto& [key, value] : kwargs) {
     const std::string name = py::reinterpret_borrow<py::str>(key);
@@ -137,6 +141,7 @@ Query query_from_kwargs(TreePtr first, TreePtr second, const py::kwargs& kwargs,
       else if (name == "threads") threads = value.cast<int>();
       else if (name == "stack_capacity") stack_capacity = value.cast<std::size_t>();
       else if (name == "leaf_planes") leaf_planes = value.cast<bool>();
+      else if (name == "wide") wide = value.cast<bool>();
       else throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + name + "'");
     } catch (const py::cast_error&) {
       throw py::type_error(std::string(function) + "(): " + name + " has the wrong type (" +
@@ -144,20 +149,20 @@ Query query_from_kwargs(TreePtr first, TreePtr second, const py::kwargs& kwargs,
     }
   }
   return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity,
-               leaf_planes);
+               leaf_planes, wide);
 }
 
 #define KDOPCD_QUERY_ARGS                                                                                            \
   py::arg("backend") = "float", py::arg("axes") = 0, py::arg("rule") = "shallower", py::arg("bits") = py::none(),  \
       py::arg("tri_bits") = py::none(), py::arg("threads") = 1, py::arg("stack_capacity") = 0,                    \
-      py::arg("leaf_planes") = true
+      py::arg("leaf_planes") = true, py::arg("wide") = true
 
 }  // namespace
 
 void bind_query(py::module_& m) {
   py::class_<Query>(m, "Query", (std::string("A collision query between two trees with fixed options; call it with a pose. ") + kQueryDoc).c_str())
       .def(py::init<TreePtr, TreePtr, const std::string&, int, const std::string&, const std::optional<std::vector<int>>&,
-                    const std::optional<std::vector<int>>&, int, std::size_t, bool>(),
+                    const std::optional<std::vector<int>>&, int, std::size_t, bool, bool>(),
            py::arg("first"), py::arg("second"), py::kw_only(), KDOPCD_QUERY_ARGS)
       .def("__call__", &Query::call, py::arg("pose"),
            "(contacts (n, 2) uint32 sorted, stats dict) of the second object placed by pose (qw qx qy qz tx ty tz)")
@@ -179,7 +184,7 @@ void bind_query(py::module_& m) {
         return query_from_kwargs(args[0].cast<TreePtr>(), args[1].cast<TreePtr>(), kwargs, "collide").call(args[2]);
       },
       (std::string("collide(first, second, pose, *, backend='float', axes=0, rule='shallower', bits=None, "
-                   "tri_bits=None, threads=1, stack_capacity=0, leaf_planes=True)\n\n"
+                   "tri_bits=None, threads=1, stack_capacity=0, leaf_planes=True, wide=True)\n\n"
                    "kdopcd::collide: (contacts (n, 2) uint32, stats dict). ") +
        kQueryDoc)
           .c_str());
@@ -187,9 +192,10 @@ void bind_query(py::module_& m) {
       "collide_batch",
       [](TreePtr first, TreePtr second, const DoubleArray& poses, const std::string& backend, int axes,
          const std::string& rule, const std::optional<std::vector<int>>& bits,
-         const std::optional<std::vector<int>>& tri_bits, int threads, std::size_t stack_capacity, bool leaf_planes) {
+         const std::optional<std::vector<int>>& tri_bits, int threads, std::size_t stack_capacity, bool leaf_planes,
+         bool wide) {
         return Query(std::move(first), std::move(second), backend, axes, rule, bits, tri_bits, threads, stack_capacity,
-                     leaf_planes)
+                     leaf_planes, wide)
             .batch(poses, true);
       },
       py::arg("first"), py::arg("second"), py::arg("poses"), py::kw_only(), KDOPCD_QUERY_ARGS,

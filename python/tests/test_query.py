@@ -39,6 +39,28 @@ def test_collide_equals_kdop_collide(backend, kdop, cow_path, cow_tree, cow_pose
     assert len(expected_contacts[0]) > 0 and expected_stats[0]["pair_tests"] >= 1000
 
 
+def test_wide_and_binary_descent_equal_kdop_collide(kdop, cow_path, cow, cow_pose_file, cow_poses, tmp_path):
+    # kdop collide's float defaults (SAH tree, larger rule) take the wide descent, --binary-descent
+    # the binary one: the module's wide=True / wide=False give their contacts and counters.
+    tree = kdopcd.DopTree(cow, 24, build="sah")
+    answers = {}
+    for wide, flags in [(True, []), (False, ["--binary-descent"])]:
+        kdop("collide", cow_path, cow_path, "--poses", cow_pose_file, *flags, "--pairs", tmp_path / "pairs.txt",
+             "--json", tmp_path / "report.json")
+        expected_contacts = read_pairs(tmp_path / "pairs.txt")
+        expected_stats = read_json(tmp_path / "report.json")["poses"]
+        answers[wide] = []
+        for pose, contacts, stats in zip(cow_poses, expected_contacts, expected_stats):
+            got_contacts, got_stats = kdopcd.collide(tree, tree, pose, rule="larger", wide=wide)
+            np.testing.assert_array_equal(got_contacts, contacts)
+            assert {k: got_stats[k] for k in STATS} == {k: stats[k] for k in STATS}
+            answers[wide].append((got_contacts, got_stats["pair_tests"]))
+    # The same contacts either way; the intersecting pose's pair tests differ.
+    for (c_wide, _), (c_binary, _) in zip(answers[True], answers[False]):
+        np.testing.assert_array_equal(c_wide, c_binary)
+    assert answers[True][0][1] != answers[False][0][1]
+
+
 def test_contacts_equal_brute_force(mesh_dir, cow, cow_tree):
     bull = kdopcd.load_mesh(str(mesh_dir / "bull.off"))
     tree = kdopcd.DopTree(bull, 24)

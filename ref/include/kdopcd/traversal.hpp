@@ -41,9 +41,10 @@ struct TraversalOptions {
   DescentRule rule = DescentRule::Larger;  // with TreeBuild::Sah the fastest exact configuration
   std::size_t stack_capacity = 0;   // 0 = unbounded; else overflow throws StackOverflowError
   // Threads of one query (collide() only): 1 = the sequential loop below; 0 = every core TBB
-  // sees; n > 1 = at most n. The parallel traversal tests the same pairs (so contacts and every
-  // counter but max_stack_depth, which becomes the deepest task stack, are those of the
-  // sequential one); it needs stack_capacity = 0 and a thread-safe custom triangle test.
+  // sees; n > 1 = at most n. The parallel traversal tests the pairs of the sequential binary
+  // descent (wide = false: contacts and every counter but max_stack_depth, which becomes the
+  // deepest task stack, are that one's); it needs stack_capacity = 0 and a thread-safe custom
+  // triangle test.
   int threads = 1;
   // Float backend of collide() from a pose only (the set-up overload has no pose): an overlapping
   // pair of a leaf and an inner node much smaller than the leaf's DOP is also tested on the leaf
