@@ -58,8 +58,9 @@ instead ("pose 1", ...). All contacts are asked for everywhere.
   objects' local frames; the query is the SAT set-up, placing the second object's vertices, the
   tandem traversal with the float SAT (all 24 axes unless \`--axes\` is given) and the exact triangle tests.
   With no \`--build\` or \`--rule\` these are collide()'s defaults, the SAH tree and the larger-node
-  rule (\`TreeBuild::Sah\`, \`DescentRule::Larger\`) with the leaf-plane axis; \`--build median\`
-  and \`--rule shallower\` time the accelerator's tree and rule instead.
+  rule (\`TreeBuild::Sah\`, \`DescentRule::Larger\`) with the wide descent and the leaf-plane axis;
+  \`--build median\` and \`--rule shallower\` time the accelerator's tree and rule instead (the
+  shallower rule descends the binary tree).
 - **fixed**: the same call with \`SatBackend::Fixed\` (the accelerator's arithmetic: the fixed-point
   SAT at b = c = z = 18 and the fixed-point triangle unit), on the same trees; "fixed / ours" is its
   time over the float query's.
