@@ -158,7 +158,7 @@ if [ -n "$sanitizer" ]; then
     --gtest_filter='Gpu/SmallScene.*:Gpu.SmallFrames*:Gpu.PairQueries*'
   step memcheck-pairs 75 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
     --gtest_filter='Gpu.PairQueries*:Gpu.SmallFrames*:Gpu.Ccd*'
-  # About 100 s a traversal under memcheck: GPU_CHECK_MEMCHECK_TRAVERSALS (a gtest filter) picks
+  # 17-100 s a traversal under memcheck on an H200: GPU_CHECK_MEMCHECK_TRAVERSALS (a gtest filter) picks
   # which of the seven a run covers.
   step memcheck-traversals 180 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 1 "$bin/cuda_tests" \
     --gtest_filter="${GPU_CHECK_MEMCHECK_TRAVERSALS:-Gpu/SmallScene.*}"
