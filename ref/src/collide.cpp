@@ -287,12 +287,6 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
                                    leaf_inner_test);
 }
 
-// Whether collide()'s float query takes the wide descent (TraversalOptions::wide): on one thread,
-// with the larger-node rule and an unbounded stack; otherwise traverse() descends the binary tree.
-bool takes_wide_descent(const TraversalOptions& options) {
-  return options.wide && options.threads == 1 && options.rule == DescentRule::Larger && options.stack_capacity == 0;
-}
-
 // The float query's wide descent (ref/src/wide_tree.hpp; docs/architecture.md, "The wide
 // descent"): traverse()'s loop with the larger-node rule, except that an overlapping pair whose
 // node of the first (second) object is split tests the other node against all of that node's wide
@@ -386,7 +380,9 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
                           const TraversalOptions& options, const TriangleTest& custom,
                           const detail::LeafPlaneTest* leaf_plane = nullptr) {
   const int half = first.k() / 2;
-  const int n = axes_per_pair(options, first.k());
+  // The wide descent's own default axis count where it runs (on own-direction axes).
+  const int n = axes.structured() ? collide_axes_per_pair(options, first.k(), SatBackend::Float)
+                                  : axes_per_pair(options, first.k());
   const Mesh& mf = first.mesh();
   const Mesh& ms = second.mesh();
   // Each thread places the vertices it needs in a copy of `placed` (which is still empty).
@@ -954,6 +950,16 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
     return [test = make_triangle_test()](int tf, int ts) { return test(std::uint32_t(tf), std::uint32_t(ts)); };
   };
   return run_traversal(first, second, options, exact_pair_test, triangle_maker);
+}
+
+bool takes_wide_descent(const TraversalOptions& options) {
+  return options.wide && options.threads == 1 && options.rule == DescentRule::Larger && options.stack_capacity == 0;
+}
+
+int collide_axes_per_pair(const TraversalOptions& options, int k, SatBackend backend) {
+  if (options.axes <= 0 && backend == SatBackend::Float && takes_wide_descent(options))
+    return std::min(k, kWideDescentAxes);
+  return axes_per_pair(options, k);
 }
 
 QueryResult collide(const DopTree& first, const DopTree& second, const Pose& pose, const TraversalOptions& options,

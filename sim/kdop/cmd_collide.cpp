@@ -200,7 +200,7 @@ void run_collide(const CollideArgs& args, bool bits_given, bool tri_bits_given) 
   fmt::print("first  {}: {} triangles, tree depth {}\n", args.first, first.triangle_count(), first_tree.max_depth());
   fmt::print("second {}: {} triangles, tree depth {}\n", args.second, second.triangle_count(), second_tree.max_depth());
   fmt::print("k = {}, axes per pair = {}, rule = {}, build = {}, backend = {}{}, tree build {:.3f} ms (once)\n", args.k,
-             args.axes <= 0 ? args.k : std::min(args.axes, args.k), to_string(options.rule), to_string(build),
+             collide_axes_per_pair(options, args.k, backend), to_string(options.rule), to_string(build),
              to_string(backend),
              backend == SatBackend::Fixed
                  ? fmt::format(" (b,c,z = {},{},{}; triangle unit v,m = {},{})", fixed.b, fixed.c, fixed.z, tri.v, tri.m)

@@ -242,10 +242,16 @@ TEST(PlacedVertexCache, QueriesTakingTurnsOnThreadsChangeNothing) {
   queries[2].pose = queries[0].pose;
   queries[2].pose.translation *= 0.9;
   for (SatBackend backend : {SatBackend::Float, SatBackend::Fixed}) {
-    std::vector<QueryResult> alone;
+    // Each query alone, with the default (wide) descent and with the binary one the parallel
+    // traversal shares.
+    TraversalOptions binary;
+    binary.wide = false;
+    std::vector<QueryResult> alone, alone_binary;
     for (const Query& q : queries) {
       alone.push_back(collide(ta, *q.second, q.pose, TraversalOptions{}, backend));
+      alone_binary.push_back(collide(ta, *q.second, q.pose, binary, backend));
       ASSERT_GT(alone.back().stats.contacts, 0u);
+      ASSERT_EQ(alone.back().contacts, alone_binary.back().contacts);
     }
     ASSERT_NE(alone[0].contacts, alone[2].contacts);
     TraversalOptions many;
@@ -254,7 +260,8 @@ TEST(PlacedVertexCache, QueriesTakingTurnsOnThreadsChangeNothing) {
     auto run = [&](std::size_t i, int repeats) {
       for (int r = 0; r < repeats; ++r) {
         const QueryResult q = collide(ta, *queries[i].second, queries[i].pose, many, backend);
-        if (q.contacts != alone[i].contacts || q.stats.triangle_tests != alone[i].stats.triangle_tests) ++mismatches;
+        if (q.contacts != alone_binary[i].contacts || q.stats.triangle_tests != alone_binary[i].stats.triangle_tests)
+          ++mismatches;
       }
     };
     std::vector<std::thread> threads;

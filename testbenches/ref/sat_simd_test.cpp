@@ -418,6 +418,31 @@ TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
       EXPECT_EQ(wide.contacts, ours.contacts) << to_string(cp.kind) << " n " << n;
       if (plain.stats.pair_tests > 1) EXPECT_NE(wide.stats.pair_tests, 0u);
     }
+  // With axes = 0 the wide descent tests kWideDescentAxes per pair (collide_axes_per_pair), every
+  // other query all k: the plain wide traversal on those axes has its counters.
+  TraversalOptions automatic;
+  automatic.leaf_planes = false;
+  ASSERT_EQ(collide_axes_per_pair(automatic, 24, SatBackend::Float), kWideDescentAxes);
+  for (const ClassifiedPose& cp :
+       make_pose_classes(ta, tb, Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized())),
+                         Vec3(1, 0.5, 0.25))) {
+    const QueryResult got = collide(ta, tb, cp.pose, automatic);
+    const QueryResult plain = plain_wide_traversal(ta, tb, make_sat_setup(ta.orientations(), cp.pose), kWideDescentAxes);
+    EXPECT_EQ(got.stats.pair_tests, plain.stats.pair_tests) << to_string(cp.kind);
+    EXPECT_EQ(got.stats.axis_tests, plain.stats.axis_tests) << to_string(cp.kind);
+    EXPECT_EQ(got.stats.leaf_pairs, plain.stats.leaf_pairs) << to_string(cp.kind);
+  }
+  TraversalOptions binary = automatic, threads = automatic, shallower = automatic, explicit_axes = automatic;
+  binary.wide = false;
+  threads.threads = 2;
+  shallower.rule = DescentRule::Shallower;
+  explicit_axes.axes = 20;
+  EXPECT_EQ(collide_axes_per_pair(binary, 24, SatBackend::Float), 24);
+  EXPECT_EQ(collide_axes_per_pair(threads, 24, SatBackend::Float), 24);
+  EXPECT_EQ(collide_axes_per_pair(shallower, 24, SatBackend::Float), 24);
+  EXPECT_EQ(collide_axes_per_pair(automatic, 24, SatBackend::Fixed), 24);
+  EXPECT_EQ(collide_axes_per_pair(explicit_axes, 24, SatBackend::Float), 20);
+  EXPECT_EQ(collide_axes_per_pair(automatic, 6, SatBackend::Float), 6);
 }
 
 namespace {

@@ -50,6 +50,14 @@ QueryResult collide(const DopTree& first, const DopTree& second, const SatSetup&
                     SatBackend backend, const FixedParams& fixed = FixedParams{},
                     const TriangleTest& triangle_test = TriangleTest{});
 
+// Whether collide()'s float backend takes the wide descent with these options (TraversalOptions::
+// wide: one thread, the larger-node rule, an unbounded stack; from a pose).
+bool takes_wide_descent(const TraversalOptions& options);
+// Axes per DOP pair that collide() from a pose tests with these options and backend:
+// options.axes (at most k); with 0, every k axes, except kWideDescentAxes (at most k) where the
+// float backend takes the wide descent.
+int collide_axes_per_pair(const TraversalOptions& options, int k, SatBackend backend);
+
 // Every triangle pair tested with the exact triangle test (multithreaded; an exact bounding-box
 // reject in front of it changes no answer). Sorted ascending.
 std::vector<ContactPair> brute_force_contacts(const Mesh& first, const Mesh& second, const Pose& pose);

@@ -36,8 +36,17 @@ DescentRule parse_descent_rule(const std::string& name);
 DescentRule parse_query_descent_rule(const std::string& name);
 const char* to_string(DescentRule rule);
 
+// Axes per DOP pair of collide()'s wide descent when TraversalOptions::axes is 0: the first six
+// directions of each object (make_sat_setup's order). With the wide descent, 12 axes and more
+// pairs cost less than all 24 on the pose classes' intersecting and close queries of k = 24
+// (1.15-1.38x, held-out scenes too), a little more on deeply interpenetrating ones (3-8 %); 8 and
+// 10 axes lose badly on some scenes. docs/architecture.md ("The wide descent").
+inline constexpr int kWideDescentAxes = 12;
+
 struct TraversalOptions {
-  int axes = 0;                     // n: axes tested per pair, 0 = all k
+  // n: axes tested per pair (at most k); 0 = all k, except min(k, kWideDescentAxes) in the float
+  // backend's wide descent (collide_axes_per_pair in collide.hpp says which a query uses).
+  int axes = 0;
   DescentRule rule = DescentRule::Larger;  // with TreeBuild::Sah the fastest exact configuration
   std::size_t stack_capacity = 0;   // 0 = unbounded; else overflow throws StackOverflowError
   // Threads of one query (collide() only): 1 = the sequential loop below; 0 = every core TBB
