@@ -56,7 +56,7 @@ instead ("pose 1", ...). All contacts are asked for everywhere.
 
 - **ours**: \`kdopcd::collide(first_tree, second_tree, pose, {})\`: 24-DOP trees built once in the
   objects' local frames; the query is the SAT set-up, placing the second object's vertices, the
-  tandem traversal with the float SAT (all 24 axes unless \`--axes\` is given) and the exact triangle tests.
+  tandem traversal with the float SAT (24 axes, 12 in the wide descent, unless \`--axes\` is given) and the exact triangle tests.
   With no \`--build\` or \`--rule\` these are collide()'s defaults, the SAH tree and the larger-node
   rule (\`TreeBuild::Sah\`, \`DescentRule::Larger\`) with the wide descent and the leaf-plane axis;
   \`--build median\` and \`--rule shallower\` time the accelerator's tree and rule instead (the
