@@ -317,9 +317,10 @@ TEST(FloatSimd, WideLanesEqualScalarPerPair) {
 // The wide descent written plainly, for its counters: the collapse of ref/src/wide_tree.hpp (a
 // node's two children, then the inner child of the largest size split, the left child in its
 // place and the right one last, until four) and the scalar test of each child, child 0 first.
-QueryResult plain_wide_traversal(const DopTree& first, const DopTree& second, const SatSetup& setup, int n) {
-  const int half = first.k() / 2;
-  auto pair_test = [&](int nf, int ns) {
+// The plain pair test of both plain traversals: float_axis_diffs on the set-up's first n axes.
+auto plain_pair_test(const DopTree& first, const DopTree& second, const SatSetup& setup, int n) {
+  return [&first, &second, &setup, n](int nf, int ns) {
+    const int half = first.k() / 2;
     const double* b = first.coefficients(std::size_t(nf)).data();
     const double* a = second.coefficients(std::size_t(ns)).data();
     for (int i = 0; i < n; ++i) {
@@ -329,6 +330,10 @@ QueryResult plain_wide_traversal(const DopTree& first, const DopTree& second, co
     }
     return PairVerdict{false, n};
   };
+}
+
+QueryResult plain_wide_traversal(const DopTree& first, const DopTree& second, const SatSetup& setup, int n) {
+  const auto pair_test = plain_pair_test(first, second, setup, n);
   auto children = [](const DopTree& t, int b) {
     std::vector<int> c{t.node(std::size_t(b)).left, t.node(std::size_t(b)).right};
     while (c.size() < std::size_t(kWideLanes)) {
@@ -391,16 +396,7 @@ TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
       options.axes = n;
       options.leaf_planes = false;  // the k axes alone, as the plain traversal's pair test
       const SatSetup setup = make_sat_setup(ta.orientations(), cp.pose);
-      auto pair_test = [&](int nf, int ns) {
-        const double* b = ta.coefficients(std::size_t(nf)).data();
-        const double* a = tb.coefficients(std::size_t(ns)).data();
-        for (int i = 0; i < n; ++i) {
-          const AxisSetup& ax = setup.axes[std::size_t(i)];
-          if (float_axis_diffs(a, b, 12, ax.jA.data(), ax.PA.data(), ax.jB.data(), ax.PB.data(), ax.p).separated())
-            return PairVerdict{true, i + 1};
-        }
-        return PairVerdict{false, n};
-      };
+      const auto pair_test = plain_pair_test(ta, tb, setup, n);
       options.wide = false;
       const QueryResult plain = traverse(ta, tb, options, pair_test, [](int, int) { return false; });
       const QueryResult ours = collide(ta, tb, cp.pose, options);
