@@ -19,6 +19,7 @@
 #include "kdopcd/root_bound.hpp"
 #include "leaf_plane.hpp"
 #include "node_terms_cache.hpp"
+#include "triangle_batch.hpp"
 #include "wide_tree.hpp"
 #include "placed_vertex_cache.hpp"
 #include "parallel_traverse.hpp"
@@ -139,6 +140,11 @@ class LazyPlacement {
  public:
   LazyPlacement(const Mesh& mesh, const Mat3& R, const Vec3& t) : mesh_(&mesh), R_(R), t_(t) {}
   explicit LazyPlacement(const std::vector<Vec3>& placed) : given_(&placed) {}
+  // Whether the vertices are placed from a pose (rotation(), translation()), not given.
+  bool from_pose() const { return given_ == nullptr; }
+  const Mat3& rotation() const { return R_; }
+  const Vec3& translation() const { return t_; }
+
   const Vec3& operator[](std::uint32_t v) {
     if (given_) return (*given_)[v];
     // First triangle test of the query (a separated pose never gets here): a number of its own.
@@ -253,6 +259,12 @@ class LateValue {
     ::new (static_cast<void*>(storage_)) T(std::forward<U>(args)...);
     made_ = true;
   }
+  // Makes the value from make()'s result in place (no move: the value may be immovable).
+  template <class Make>
+  void emplace_from(Make&& make) {
+    ::new (static_cast<void*>(storage_)) T(make());
+    made_ = true;
+  }
   T& operator*() { return *std::launder(reinterpret_cast<T*>(storage_)); }
 
  private:
@@ -287,15 +299,34 @@ QueryResult run_traversal(const DopTree& first, const DopTree& second, const Tra
                                    leaf_inner_test);
 }
 
+// The wide descent's triangle stage when the test is a custom one, or the placed vertices are
+// given: each leaf pair tested when it is reached, as traverse() tests it.
+template <class MakeTriangleTest>
+class TrianglePairsOneByOne {
+ public:
+  explicit TrianglePairsOneByOne(MakeTriangleTest& make) : make_(&make) {}
+  void add(std::int32_t tf, std::int32_t ts, std::vector<ContactPair>& contacts) {
+    if (!test_) test_.emplace_from(*make_);
+    if ((*test_)(tf, ts)) contacts.push_back({std::uint32_t(tf), std::uint32_t(ts)});
+  }
+  void finish(std::vector<ContactPair>&) {}
+
+ private:
+  MakeTriangleTest* make_;
+  LateValue<decltype(std::declval<MakeTriangleTest&>()())> test_;  // made at the first triangle test
+};
+
 // The float query's wide descent (ref/src/wide_tree.hpp; docs/architecture.md, "The wide
 // descent"): traverse()'s loop with the larger-node rule, except that an overlapping pair whose
 // node of the first (second) object is split tests the other node against all of that node's wide
 // children in one call of float_pair_test_wide, and pushes the overlapping ones. The root pair is
-// tested by root_test (collide_float's pair test); leaf_inner_test as in traverse(). Counters as
-// traverse()'s: every child tested is a pair test, its axes counted as the scalar test counts them.
-template <class RootTest, class MakeTriangleTest, class LeafInnerTest>
+// tested by root_test (collide_float's pair test); leaf_inner_test as in traverse(). Leaf pairs go
+// to `triangles` (a detail::TriangleBatch or a TrianglePairsOneByOne), made when the first is
+// reached by make_triangle_stage. Counters as traverse()'s: every child tested is a pair test, its
+// axes counted as the scalar test counts them.
+template <class RootTest, class MakeTriangleStage, class LeafInnerTest>
 QueryResult wide_descent(const DopTree& first, const DopTree& second, LazyAxes& axes, int n, RootTest&& root_test,
-                         MakeTriangleTest&& make_triangle_test, const LeafInnerTest& leaf_inner_test) {
+                         MakeTriangleStage&& make_triangle_stage, const LeafInnerTest& leaf_inner_test) {
   QueryResult result;
   TraversalStats& stats = result.stats;
   stats.max_stack_depth = 1;  // the root pair, as traverse() counts it
@@ -309,8 +340,7 @@ QueryResult wide_descent(const DopTree& first, const DopTree& second, LazyAxes& 
   WideOtherTerms other_terms;
   const std::shared_ptr<const detail::WideTree> wide_first = detail::WideTree::of(first);
   const std::shared_ptr<const detail::WideTree> wide_second = detail::WideTree::of(second);
-  using Test = decltype(make_triangle_test());
-  LateValue<Test> triangle_test;  // made at the first triangle test
+  LateValue<decltype(make_triangle_stage())> triangles;  // made at the first leaf pair
   struct NodePair {
     std::int32_t first, second;
   };
@@ -338,9 +368,8 @@ QueryResult wide_descent(const DopTree& first, const DopTree& second, LazyAxes& 
     if (f.is_leaf() && s.is_leaf()) {
       ++stats.leaf_pairs;
       ++stats.triangle_tests;
-      if (!triangle_test) triangle_test.emplace(make_triangle_test());
-      if ((*triangle_test)(f.triangle, s.triangle))
-        result.contacts.push_back({std::uint32_t(f.triangle), std::uint32_t(s.triangle)});
+      if (!triangles) triangles.emplace_from(make_triangle_stage);
+      (*triangles).add(f.triangle, s.triangle, result.contacts);
     } else {
       bool separated_by_leaf_plane = false;
       if constexpr (!std::is_null_pointer_v<LeafInnerTest>) {
@@ -361,6 +390,7 @@ QueryResult wide_descent(const DopTree& first, const DopTree& second, LazyAxes& 
     pair = stack.back();
     stack.pop_back();
   }
+  if (triangles) (*triangles).finish(result.contacts);
   std::sort(result.contacts.begin(), result.contacts.end());
   stats.contacts = result.contacts.size();
   return result;
@@ -429,13 +459,23 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
     if (one_by_one == n) return PairVerdict{false, n};
     return axes.test_nodes(nf, ns);
   };
+  if (takes_wide_descent(options)) {
+    // The exact test from a pose takes the batches in lanes; a custom test, or given placed
+    // vertices, one pair at a time.
+    auto wide = [&](auto&& make_triangle_stage) {
+      if (leaf_plane == nullptr) return wide_descent(first, second, axes, n, pair_test, make_triangle_stage, nullptr);
+      detail::LeafPlaneTest::Memo leaf_planes(*leaf_plane);  // one thread: the last leaf's plane kept
+      auto leaf_inner_test = [&leaf_planes](std::int32_t nf, std::int32_t ns) { return leaf_planes.separates(nf, ns); };
+      return wide_descent(first, second, axes, n, pair_test, make_triangle_stage, leaf_inner_test);
+    };
+    if (!custom && placed.from_pose())
+      return wide([&] { return detail::TriangleBatch(mf, ms, placed.rotation(), placed.translation()); });
+    return wide([&] { return TrianglePairsOneByOne(make_triangle_test); });
+  }
   if (leaf_plane != nullptr) {
     auto leaf_inner_test = [leaf_plane](std::int32_t nf, std::int32_t ns) { return leaf_plane->separates(nf, ns); };
-    if (takes_wide_descent(options))
-      return wide_descent(first, second, axes, n, pair_test, make_triangle_test, leaf_inner_test);
     return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes, leaf_inner_test);
   }
-  if (takes_wide_descent(options)) return wide_descent(first, second, axes, n, pair_test, make_triangle_test, nullptr);
   return run_traversal(first, second, options, pair_test, make_triangle_test, make_all_axes);
 }
 

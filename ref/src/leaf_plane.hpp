@@ -29,6 +29,20 @@
 namespace kdopcd::detail {
 
 class LeafPlaneTest {
+  // A triangle's normal n, the span [low, high] of n . x over it, and |n|_1 times (its largest
+  // |coordinate| + |T|_1), the magnitudes of the terms other than the box's.
+  struct Plane {
+    Vec3 n;
+    double low, high, n_l1, magnitude;
+  };
+  // A leaf's plane as it meets the other object's boxes: box_n . x + offset is n . x at the box's
+  // point x, in the other object's frame.
+  struct LeafPlane {
+    Plane p;
+    Vec3 box_n;
+    double offset;
+  };
+
  public:
   // Only a leaf at least this many times the inner node's size (DopTree::size) is tried: beside
   // nodes of about its own size a triangle's plane rarely separates what the slabs do not, and
@@ -46,33 +60,57 @@ class LeafPlaneTest {
   // node is a leaf (traverse()'s leaf_inner_test), if the leaf is at least kLeafToInnerSize times
   // the other's size (else false). Thread-safe.
   bool separates(std::int32_t nf, std::int32_t ns) const {
-    const DopNode& f = first_->node(std::size_t(nf));
-    const DopNode& s = second_->node(std::size_t(ns));
-    const double leaf_size = f.is_leaf() ? first_->size(std::size_t(nf)) : second_->size(std::size_t(ns));
-    const double inner_size = f.is_leaf() ? second_->size(std::size_t(ns)) : first_->size(std::size_t(nf));
-    if (!(leaf_size >= kLeafToInnerSize * inner_size)) return false;
+    const bool first_leaf = first_->node(std::size_t(nf)).is_leaf();
+    if (!size_rule_admits(nf, ns, first_leaf)) return false;
+    return apart(leaf_plane(first_leaf, first_leaf ? nf : ns), first_leaf, first_leaf ? ns : nf);
+  }
+
+  // separates() for one thread, keeping the last leaf's plane: a descent tests one leaf against
+  // many nodes of the other tree in a row. The same operations, so the same answers.
+  class Memo {
+   public:
+    explicit Memo(const LeafPlaneTest& test) : test_(&test) {}
+    bool separates(std::int32_t nf, std::int32_t ns) {
+      const bool first_leaf = test_->first_->node(std::size_t(nf)).is_leaf();
+      if (!test_->size_rule_admits(nf, ns, first_leaf)) return false;
+      const std::int32_t leaf = first_leaf ? nf : ns;
+      if (leaf != leaf_ || first_leaf != first_leaf_) {
+        plane_ = test_->leaf_plane(first_leaf, leaf);
+        leaf_ = leaf;
+        first_leaf_ = first_leaf;
+      }
+      return test_->apart(plane_, first_leaf, first_leaf ? ns : nf);
+    }
+
+   private:
+    const LeafPlaneTest* test_;
+    std::int32_t leaf_ = -1;
+    bool first_leaf_ = false;
+    LeafPlane plane_{};
+  };
+
+ private:
+  bool size_rule_admits(std::int32_t nf, std::int32_t ns, bool first_leaf) const {
+    const double leaf_size = first_leaf ? first_->size(std::size_t(nf)) : second_->size(std::size_t(ns));
+    const double inner_size = first_leaf ? second_->size(std::size_t(ns)) : first_->size(std::size_t(nf));
+    return leaf_size >= kLeafToInnerSize * inner_size;
+  }
+
+  LeafPlane leaf_plane(bool first_leaf, std::int32_t leaf) const {
     const Mat3& M = *M_;
     const Vec3& T = *T_;
-    if (f.is_leaf()) {
+    if (first_leaf) {
       // The first object's triangle in its own frame against the second node's box in the
       // second's frame: n . (M x + T) = (M^T n) . x + n . T.
-      const Plane p = plane(first_->mesh(), std::size_t(f.triangle));
-      return apart(p, M.transpose() * p.n, p.n.dot(T), second_->coefficients(std::size_t(ns)).data());
+      const Plane p = plane(first_->mesh(), std::size_t(first_->node(std::size_t(leaf)).triangle));
+      return {p, M.transpose() * p.n, p.n.dot(T)};
     }
     // The second object's triangle in its frame against the first node's box mapped into it:
     // n . M^T (x - T) = (M n) . x - (M n) . T.
-    const Plane p = plane(second_->mesh(), std::size_t(s.triangle));
+    const Plane p = plane(second_->mesh(), std::size_t(second_->node(std::size_t(leaf)).triangle));
     const Vec3 Mn = M * p.n;
-    return apart(p, Mn, -Mn.dot(T), first_->coefficients(std::size_t(nf)).data());
+    return {p, Mn, -Mn.dot(T)};
   }
-
- private:
-  // A triangle's normal n, the span [low, high] of n . x over it, and |n|_1 times (its largest
-  // |coordinate| + |T|_1), the magnitudes of the terms other than the box's.
-  struct Plane {
-    Vec3 n;
-    double low, high, n_l1, magnitude;
-  };
 
   Plane plane(const Mesh& mesh, std::size_t t) const {
     const Vec3 &a = mesh.corner(t, 0), &b = mesh.corner(t, 1), &c = mesh.corner(t, 2);
@@ -83,11 +121,13 @@ class LeafPlaneTest {
     return {n, std::min({ta, tb, tc}), std::max({ta, tb, tc}), n_l1, n_l1 * (largest + translation_l1_)};
   }
 
-  // The plane's triangle against the box of coefficients `box`, projected on box_n plus offset.
-  bool apart(const Plane& p, const Vec3& box_n, double offset, const double* box) const {
-    double low = offset, high = offset, box_l1 = 0;
+  // The leaf's plane against the box of the other object's node `inner`.
+  bool apart(const LeafPlane& leaf, bool first_leaf, std::int32_t inner) const {
+    const double* box = (first_leaf ? second_ : first_)->coefficients(std::size_t(inner)).data();
+    const Plane& p = leaf.p;
+    double low = leaf.offset, high = leaf.offset, box_l1 = 0;
     for (std::size_t i = 0; i < 3; ++i) {  // x_i in [-box[half + i], box[i]]
-      const double up = box_n[i] * box[i], down = -box_n[i] * box[half_ + i];
+      const double up = leaf.box_n[i] * box[i], down = -leaf.box_n[i] * box[half_ + i];
       low += std::min(up, down);
       high += std::max(up, down);
       box_l1 += std::max(std::fabs(box[i]), std::fabs(box[half_ + i]));
