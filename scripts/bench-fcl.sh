@@ -56,7 +56,8 @@ instead ("pose 1", ...). All contacts are asked for everywhere.
 
 - **ours**: \`kdopcd::collide(first_tree, second_tree, pose, {})\`: 24-DOP trees built once in the
   objects' local frames; the query is the SAT set-up, placing the second object's vertices, the
-  tandem traversal with the float SAT (24 axes, 12 in the wide descent, unless \`--axes\` is given) and the exact triangle tests.
+  tandem traversal with the float SAT (24 axes, 12 in the wide descent, unless \`--axes\` is given) and the exact triangle tests
+  (in the wide descent, in batches of eight pairs in SIMD lanes).
   With no \`--build\` or \`--rule\` these are collide()'s defaults, the SAH tree and the larger-node
   rule (\`TreeBuild::Sah\`, \`DescentRule::Larger\`) with the wide descent and the leaf-plane axis;
   \`--build median\` and \`--rule shallower\` time the accelerator's tree and rule instead (the
@@ -107,7 +108,9 @@ are reported, not treated as failures.
 The same per-query numbers are written as CSV and JSON next to this page (the `--csv` and
 `--json` options of `fcl_bench`). The "where our time goes" table times the parts of `collide()` one by one: `make_sat_setup`,
 `place_vertices`, the traversal with the triangle test replaced by recording the leaf pair, and
-the exact triangle tests on the recorded pairs; the traversal goes through collide()'s set-up
+the exact triangle tests on the recorded pairs (as the query makes them: with the wide descent in
+batches of eight in SIMD lanes, the pairs they leave undecided one by one; else one by one);
+the traversal goes through collide()'s set-up
 overload, which has no pose and so no leaf-plane axis: where that axis separates (a small object
 at a large triangle) the parts add up to more than the query. "traversal, no % (what-if)" is the same traversal
 with a pair test computing the same sums in the same order (same verdicts, checked) but with the

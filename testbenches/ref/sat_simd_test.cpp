@@ -412,7 +412,9 @@ TEST(FloatSimd, QueryCountersEqualThePlainFloatTraversal) {
       EXPECT_EQ(wide.stats.axis_tests, plain_wide.stats.axis_tests) << to_string(cp.kind) << " n " << n;
       EXPECT_EQ(wide.stats.leaf_pairs, plain_wide.stats.leaf_pairs) << to_string(cp.kind) << " n " << n;
       EXPECT_EQ(wide.contacts, ours.contacts) << to_string(cp.kind) << " n " << n;
-      if (plain.stats.pair_tests > 1) EXPECT_NE(wide.stats.pair_tests, 0u);
+      if (plain.stats.pair_tests > 1) {
+        EXPECT_NE(wide.stats.pair_tests, 0u);
+      }
     }
   // With axes = 0 the wide descent tests kWideDescentAxes per pair (collide_axes_per_pair), every
   // other query all k: the plain wide traversal on those axes has its counters.

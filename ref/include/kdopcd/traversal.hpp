@@ -64,9 +64,10 @@ struct TraversalOptions {
   bool leaf_planes = true;
   // Float backend of collide() on one thread with the larger-node rule and an unbounded stack: the
   // wide descent (docs/architecture.md, "The wide descent"): a split node's children and their
-  // larger descendants, up to four, are tested against the other node in one SIMD call. The same
-  // contacts; other node pairs are tested, so the counters differ from the binary descent's (the
-  // parallel traversal's, the accelerator's, the GPU's), which false keeps.
+  // larger descendants, up to four, are tested against the other node in one SIMD call, and the
+  // leaf pairs' exact triangle tests run eight at a time in SIMD lanes (tri_tri_lanes.hpp). The
+  // same contacts; other node pairs are tested, so the counters differ from the binary descent's
+  // (the parallel traversal's, the accelerator's, the GPU's), which false keeps.
   bool wide = true;
 };
 
