@@ -56,7 +56,7 @@
 #include "kdopcd/sat_setup.hpp"
 #include "kdopcd/traversal.hpp"
 #include "kdopcd/tri_tri.hpp"
-#include "kdopcd/tri_tri_lanes.hpp"
+#include "kdopcd/triangle_batch.hpp"
 
 namespace {
 
@@ -596,44 +596,23 @@ int main(int argc, char** argv) {
                        })
             .stats.pair_tests;
       });
-      // The triangle tests as the wide descent makes them: batches in SIMD lanes, then
-      // triangles_intersect for the lanes left undecided (the binary descent: one by one).
+      // The triangle tests as the query makes them: with the wide descent in batches in SIMD
+      // lanes (TriangleBatch, collide()'s own), else one by one.
       const Mat3 R = pose.matrix();
-      double R_rows[9];
-      for (int i = 0; i < 9; ++i) R_rows[i] = R(i / 3, i % 3);
-      const TriangleLanesTest lanes_test = triangle_lanes_test();
-      TriangleLanes lanes;
+      std::vector<ContactPair> batch_contacts;
       double* t_triangles = m.add([&] {
-        std::size_t hits = 0;
-        if (!takes_wide_descent(options)) {
-          for (const auto& [f, s] : leaves) {
-            const auto& t = mb.triangles[s];
-            hits += triangles_intersect(ma.corner(f, 0), ma.corner(f, 1), ma.corner(f, 2), placed[t[0]], placed[t[1]],
-                                        placed[t[2]]);
-          }
-          return hits;
+        if (takes_wide_descent(options)) {
+          batch_contacts.clear();
+          TriangleBatch batch(ma, mb, R, pose.translation);
+          for (const auto& [f, s] : leaves) batch.add(f, s, batch_contacts);
+          batch.finish(batch_contacts);
+          return batch_contacts.size();
         }
-        for (std::size_t b = 0; b < leaves.size(); b += kTriangleLanes) {
-          const int count = int(std::min<std::size_t>(kTriangleLanes, leaves.size() - b));
-          for (int l = 0; l < kTriangleLanes; ++l) {
-            const auto& [f, s] = leaves[b + std::size_t(l < count ? l : 0)];
-            for (int v = 0; v < 3; ++v)
-              for (int c = 0; c < 3; ++c) {
-                lanes.first[3 * v + c][l] = ma.corner(std::size_t(f), v)[c];
-                lanes.second[3 * v + c][l] = mb.vertices[mb.triangles[std::size_t(s)][std::size_t(v)]][c];
-              }
-          }
-          const TriangleLaneVerdicts verdicts = lanes_test(lanes, count, R_rows, pose.translation.data());
-          for (int l = 0; l < count; ++l) {
-            if (verdicts.decided >> l & 1u) {
-              hits += verdicts.intersecting >> l & 1u;
-              continue;
-            }
-            const auto& [f, s] = leaves[b + std::size_t(l)];
-            const auto& t = mb.triangles[std::size_t(s)];
-            hits += triangles_intersect(ma.corner(f, 0), ma.corner(f, 1), ma.corner(f, 2), placed[t[0]], placed[t[1]],
-                                        placed[t[2]]);
-          }
+        std::size_t hits = 0;
+        for (const auto& [f, s] : leaves) {
+          const auto& t = mb.triangles[s];
+          hits += triangles_intersect(ma.corner(f, 0), ma.corner(f, 1), ma.corner(f, 2), placed[t[0]], placed[t[1]],
+                                      placed[t[2]]);
         }
         return hits;
       });

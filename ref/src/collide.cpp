@@ -19,7 +19,6 @@
 #include "kdopcd/root_bound.hpp"
 #include "leaf_plane.hpp"
 #include "node_terms_cache.hpp"
-#include "triangle_batch.hpp"
 #include "wide_tree.hpp"
 #include "placed_vertex_cache.hpp"
 #include "parallel_traverse.hpp"
@@ -32,6 +31,7 @@
 #include "kdopcd/tri_fixed.hpp"
 #include "kdopcd/triangle_boxes.hpp"
 #include "kdopcd/tri_tri.hpp"
+#include "kdopcd/triangle_batch.hpp"
 
 namespace kdopcd {
 
@@ -321,7 +321,7 @@ class TrianglePairsOneByOne {
 // node of the first (second) object is split tests the other node against all of that node's wide
 // children in one call of float_pair_test_wide, and pushes the overlapping ones. The root pair is
 // tested by root_test (collide_float's pair test); leaf_inner_test as in traverse(). Leaf pairs go
-// to `triangles` (a detail::TriangleBatch or a TrianglePairsOneByOne), made when the first is
+// to `triangles` (a TriangleBatch or a TrianglePairsOneByOne), made when the first is
 // reached by make_triangle_stage. Counters as traverse()'s: every child tested is a pair test, its
 // axes counted as the scalar test counts them.
 template <class RootTest, class MakeTriangleStage, class LeafInnerTest>
@@ -469,7 +469,7 @@ QueryResult collide_float(const DopTree& first, const DopTree& second, LazyAxes&
       return wide_descent(first, second, axes, n, pair_test, make_triangle_stage, leaf_inner_test);
     };
     if (!custom && placed.from_pose())
-      return wide([&] { return detail::TriangleBatch(mf, ms, placed.rotation(), placed.translation()); });
+      return wide([&] { return TriangleBatch(mf, ms, placed.rotation(), placed.translation()); });
     return wide([&] { return TrianglePairsOneByOne(make_triangle_test); });
   }
   if (leaf_plane != nullptr) {

@@ -4,6 +4,7 @@
 // nearly all decided, and coplanar, degenerate and out-of-range pairs are left undecided.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,8 @@
 
 #include "every_target.hpp"
 #include "kdopcd/pose.hpp"
+#include "kdopcd/shapes.hpp"
+#include "kdopcd/triangle_batch.hpp"
 #include "kdopcd/tri_tri.hpp"
 #include "kdopcd/tri_tri_lanes.hpp"
 
@@ -303,6 +306,42 @@ TEST(TriTriLanes, EveryBatchSizeGivesTheSameVerdicts) {
       EXPECT_EQ(t.decided_hits, full.decided_hits) << batch;
     }
   });
+}
+
+// TriangleBatch (the wide descent's triangle stage) finds exactly the pairs triangles_intersect
+// finds one by one on place_vertex's doubles: two tori at a turned pose (general position) and a
+// torus against itself at the identity (every triangle touches its copy and its neighbours: the
+// lanes leave those to triangles_intersect), every pair of triangles offered.
+TEST(TriangleBatch, FindsTheContactsOfTrianglesIntersectPairForPair) {
+  const kdopcd::Mesh a = kdopcd::make_torus(1.0, 0.3, 24, 12), b = kdopcd::make_torus(0.9, 0.35, 20, 10);
+  kdopcd::Pose turned;
+  turned.rotation = Eigen::Quaterniond(0.9, 0.3, 0.2, 0.1).normalized();
+  turned.translation = Vec3(0.6, 0.2, 0.1);
+  struct Scene {
+    const char* name;
+    const kdopcd::Mesh* second;
+    kdopcd::Pose pose;
+  };
+  for (const Scene& scene : {Scene{"two tori, turned", &b, turned}, Scene{"one torus on itself", &a, kdopcd::Pose{}}}) {
+    const kdopcd::Mesh& m = *scene.second;
+    const Mat3 R = scene.pose.matrix();
+    std::vector<Vec3> placed;
+    for (const Vec3& v : m.vertices) placed.push_back(kdopcd::place_vertex(R, scene.pose.translation, v));
+    std::vector<kdopcd::ContactPair> one_by_one, batched;
+    kdopcd::TriangleBatch batch(a, m, R, scene.pose.translation);
+    for (std::size_t f = 0; f < a.triangles.size(); ++f)
+      for (std::size_t t = 0; t < m.triangles.size(); ++t) {
+        const auto& s = m.triangles[t];
+        if (kdopcd::triangles_intersect(a.corner(f, 0), a.corner(f, 1), a.corner(f, 2), placed[s[0]], placed[s[1]],
+                                        placed[s[2]]))
+          one_by_one.push_back({std::uint32_t(f), std::uint32_t(t)});
+        batch.add(std::int32_t(f), std::int32_t(t), batched);
+      }
+    batch.finish(batched);
+    std::sort(batched.begin(), batched.end());
+    EXPECT_EQ(batched, one_by_one) << scene.name;
+    EXPECT_GT(one_by_one.size(), 100u) << scene.name;
+  }
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 #pragma once
-// The triangle stage of collide()'s wide descent: its leaf pairs collected in batches of
-// kTriangleLanes and tested together in SIMD lanes (tri_tri_lanes.hpp); the pairs a batch leaves
-// undecided (a vertex on or near the other triangle's plane, coplanar or degenerate triangles)
-// are decided one by one by triangles_intersect on the same placed doubles. The contacts are
-// triangles_intersect's, pair for pair; only the order they are found in changes, and the query
-// sorts them.
+// Exact triangle-pair tests in batches: the triangle stage of collide()'s wide descent (and of
+// whatever times it, bench/fcl_bench.cpp). Pairs are collected in batches of kTriangleLanes and
+// tested together in SIMD lanes (tri_tri_lanes.hpp); the pairs a batch leaves undecided (a vertex
+// on or near the other triangle's plane, coplanar or degenerate triangles) are decided one by one
+// by triangles_intersect on the same placed doubles. The contacts are triangles_intersect's, pair
+// for pair; only the order they are found in changes (collide() sorts them).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -15,7 +15,7 @@
 #include "kdopcd/tri_tri.hpp"
 #include "kdopcd/tri_tri_lanes.hpp"
 
-namespace kdopcd::detail {
+namespace kdopcd {
 
 class TriangleBatch {
  public:
@@ -85,4 +85,4 @@ class TriangleBatch {
   TriangleLanes lanes_;
 };
 
-}  // namespace kdopcd::detail
+}  // namespace kdopcd
