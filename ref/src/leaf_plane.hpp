@@ -59,11 +59,7 @@ class LeafPlaneTest {
   // Whether the plane of the leaf's triangle separates the pair (nf, ns), of which exactly one
   // node is a leaf (traverse()'s leaf_inner_test), if the leaf is at least kLeafToInnerSize times
   // the other's size (else false). Thread-safe.
-  bool separates(std::int32_t nf, std::int32_t ns) const {
-    const bool first_leaf = first_->node(std::size_t(nf)).is_leaf();
-    if (!size_rule_admits(nf, ns, first_leaf)) return false;
-    return apart(leaf_plane(first_leaf, first_leaf ? nf : ns), first_leaf, first_leaf ? ns : nf);
-  }
+  bool separates(std::int32_t nf, std::int32_t ns) const { return Memo(*this).separates(nf, ns); }
 
   // separates() for one thread, keeping the last leaf's plane: a descent tests one leaf against
   // many nodes of the other tree in a row. The same operations, so the same answers.

@@ -176,10 +176,13 @@ HWY_INLINE void test_block(D d, TriangleLanes& pairs, size_t l0, const double* R
     return hn::Or(hn::And(hn::And(a.positive, b.positive), c.positive),
                   hn::And(hn::And(a.negative, b.negative), c.negative));
   };
-  auto nonzero = [](const Sign<D>& a) { return hn::Or(a.positive, a.negative); };
+  auto all_nonzero = [](const Sign<D>& a, const Sign<D>& b, const Sign<D>& c) {
+    return hn::And(hn::And(hn::Or(a.positive, a.negative), hn::Or(b.positive, b.negative)),
+                   hn::Or(c.positive, c.negative));
+  };
   const auto separated = hn::And(in_range, hn::Or(one_side(sp1, sq1, sr1), one_side(sp2, sq2, sr2)));
-  const auto general = hn::AndNot(separated, hn::And(in_range, hn::And(hn::And(hn::And(nonzero(sp1), nonzero(sq1)), nonzero(sr1)),
-                                                     hn::And(hn::And(nonzero(sp2), nonzero(sq2)), nonzero(sr2)))));
+  const auto six_nonzero = hn::And(all_nonzero(sp1, sq1, sr1), all_nonzero(sp2, sq2, sr2));
+  const auto general = hn::AndNot(separated, hn::And(in_range, six_nonzero));
   auto decided = separated;
   auto intersecting = hn::FirstN(d, 0);
   if (!hn::AllFalse(d, general)) {

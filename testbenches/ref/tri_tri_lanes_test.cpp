@@ -50,6 +50,18 @@ Mat3 random_rotation(Rng& rng) {
   return q.toRotationMatrix();
 }
 
+// Cases [b, b + count) into the lanes, copies of case b in the lanes past count.
+void fill_lanes(const std::vector<Case>& cases, std::size_t b, int count, kdopcd::TriangleLanes& lanes) {
+  for (int l = 0; l < kdopcd::kTriangleLanes; ++l) {
+    const Case& c = cases[b + std::size_t(l < count ? l : 0)];
+    for (int v = 0; v < 3; ++v)
+      for (int k = 0; k < 3; ++k) {
+        lanes.first[3 * v + k][l] = c.first[std::size_t(v)][k];
+        lanes.second[3 * v + k][l] = c.second[std::size_t(v)][k];
+      }
+  }
+}
+
 struct Tally {
   long pairs = 0, decided = 0, decided_hits = 0, hits = 0, wrong = 0, wrong_placement = 0, bits_past_count = 0;
 };
@@ -68,14 +80,7 @@ Tally run(const std::vector<Case>& cases, int batch = kdopcd::kTriangleLanes) {
       t[i] = lead.t[i];
     }
     kdopcd::TriangleLanes lanes;
-    for (int l = 0; l < kdopcd::kTriangleLanes; ++l) {
-      const Case& c = cases[b + std::size_t(l < count ? l : 0)];
-      for (int v = 0; v < 3; ++v)
-        for (int k = 0; k < 3; ++k) {
-          lanes.first[3 * v + k][l] = c.first[std::size_t(v)][k];
-          lanes.second[3 * v + k][l] = c.second[std::size_t(v)][k];
-        }
-    }
+    fill_lanes(cases, b, count, lanes);
     const kdopcd::TriangleLaneVerdicts verdicts = test(lanes, count, R, t);
     tally.bits_past_count += (verdicts.decided | verdicts.intersecting) >> count != 0;
     for (int l = 0; l < count; ++l) {
@@ -276,12 +281,7 @@ TEST(TriTriLanes, LeavesPairsOutsideTheFiltersRangeUndecided) {
       cases[3].first[1].y() = bad;
       const kdopcd::TriangleLanesTest test = kdopcd::triangle_lanes_test();
       kdopcd::TriangleLanes lanes;
-      for (int l = 0; l < kdopcd::kTriangleLanes; ++l)
-        for (int v = 0; v < 3; ++v)
-          for (int k = 0; k < 3; ++k) {
-            lanes.first[3 * v + k][l] = cases[std::size_t(l)].first[std::size_t(v)][k];
-            lanes.second[3 * v + k][l] = cases[std::size_t(l)].second[std::size_t(v)][k];
-          }
+      fill_lanes(cases, 0, kdopcd::kTriangleLanes, lanes);
       const double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, t[3] = {0, 0, 0};
       const kdopcd::TriangleLaneVerdicts v = test(lanes, kdopcd::kTriangleLanes, R, t);
       EXPECT_EQ(v.decided, 0xFFu & ~(1u << 3)) << bad;

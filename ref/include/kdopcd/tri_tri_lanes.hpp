@@ -31,8 +31,9 @@ inline constexpr int kTriangleLanes = 8;
 // frame; second[3 v + c][l] the same for the second triangle in the second object's own frame.
 // The test writes placed[3 v + c][l], the second triangle's vertices placed in the first object's
 // frame with the operations of place_vertex (so the same doubles), for the lanes it leaves to
-// triangles_intersect. All kTriangleLanes lanes are read and computed; only the first `count`
-// decide anything, and lanes past it should hold copies of a real pair (any finite values do).
+// triangles_intersect. Only the first `count` lanes decide anything; the lanes past them up to the
+// end of the last vector that holds one are read and computed too, so they should hold copies of
+// a real pair (any finite values do).
 struct TriangleLanes {
   alignas(64) double first[9][kTriangleLanes];
   alignas(64) double second[9][kTriangleLanes];

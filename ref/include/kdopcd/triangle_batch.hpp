@@ -5,12 +5,10 @@
 // on or near the other triangle's plane, coplanar or degenerate triangles) are decided one by one
 // by triangles_intersect on the same placed doubles. The contacts are triangles_intersect's, pair
 // for pair; only the order they are found in changes (collide() sorts them).
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "kdopcd/mesh.hpp"
-#include "kdopcd/pose.hpp"
 #include "kdopcd/traversal.hpp"
 #include "kdopcd/tri_tri.hpp"
 #include "kdopcd/tri_tri_lanes.hpp"
